@@ -1,0 +1,184 @@
+"""The contract every game implements, and the small types shared by games and the harness.
+
+A game is a package ``harness.games.<name>`` whose ``__init__`` exposes ``GAME``, a
+:class:`GameSpec`. The spec ties together four parts that never know about processes:
+
+* ``rules`` (:class:`Rules`): the pure referee. No I/O, no clock, no randomness except the
+  ``random.Random`` handed to :meth:`Rules.initial`. The only authority on the rules.
+* ``adapter`` (:class:`Adapter`): how a referee state becomes the method calls the students'
+  interface prescribes, and how a bot's answer (already decoded from the wire into plain
+  Python values, see :mod:`harness.sandbox.wire`) becomes a referee move, or a
+  :class:`BadAnswer`.
+* ``botapi_dir``: the folder holding the exact modules students import (``base.py``,
+  ``obstacle.py`` ...). It is put on the bot's ``sys.path`` in the sandbox.
+* ``render``: a position as SVG.
+
+The sandbox, the match runner and the tournament code only use this contract, so a new game is
+added by adding its package; nothing else changes (the registry discovers packages).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+S = TypeVar("S")  # a game's state type
+M = TypeVar("M")  # a game's move type
+
+JSON = Any  # a value that json.dumps accepts
+
+
+class SettingsError(ValueError):
+    """A game setting is missing, unknown or has a bad value; the message names the key."""
+
+
+@dataclass(frozen=True)
+class WireObject:
+    """An instance of a class the game lets cross the process boundary (e.g. ``Obstacle``).
+
+    ``cls`` is the wire name declared in :attr:`GameSpec.wire_classes`, or ``None`` when the
+    bot returned an object of some other class (then ``type_name`` says which class, so the
+    adapter can reject a look-alike class with a precise reason). ``fields`` holds the
+    object's public attributes as decoded wire values.
+    """
+
+    cls: str | None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    type_name: str = ""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One method call the harness makes on a bot.
+
+    ``method`` is ``"__init__"`` for the constructor (``args`` are the constructor's), a method
+    name otherwise, or ``"setattr"`` with ``args == (name, value)`` to set an attribute (e.g.
+    Štreky's ``tournament``; not timed as a bot call). ``limit`` picks which time limit
+    applies: ``"init"`` or ``"move"``. Arguments are plain values or :class:`WireObject` s
+    naming a wire class; the sandbox rebuilds them as real objects in the bot's process.
+    """
+
+    method: str
+    args: tuple[Any, ...] = ()
+    limit: str = "move"
+
+
+@dataclass(frozen=True)
+class BadAnswer:
+    """The bot's answer could not be decoded into a move (wrong type or shape)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayedMove(Generic[M]):
+    """A move the referee accepted: who made it and what it was."""
+
+    player: int
+    move: M
+
+
+class Rules(Protocol[S, M]):
+    """The pure referee of a game. States are immutable (or never mutated after creation)."""
+
+    def parse_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate raw settings (from YAML or ``--set``), fill defaults, return them normalised.
+
+        Raises :class:`SettingsError` naming the key and the problem. The result must be
+        JSON-serialisable: it is stored in the game record and keys the results store.
+        """
+        ...
+
+    def initial(self, settings: Mapping[str, Any], rng: random.Random) -> S:
+        """The start position for normalised ``settings``; ``rng`` draws any random setup."""
+        ...
+
+    def to_move(self, state: S) -> int:
+        """Index of the player to move (only meaningful while not :meth:`is_over`)."""
+        ...
+
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every legal move of the player to move, in a deterministic order."""
+        ...
+
+    def check(self, state: S, move: M) -> str | None:
+        """``None`` if ``move`` is legal for the player to move, else the exact reason it is not."""
+        ...
+
+    def apply(self, state: S, move: M) -> S:
+        """The state after a move that :meth:`check` accepted."""
+        ...
+
+    def is_over(self, state: S) -> bool:
+        """True when the game has ended by the rules."""
+        ...
+
+    def scores(self, state: S) -> tuple[float, ...]:
+        """Each player's score (the game's own measure: points, or 1/0.5/0 for win/draw/loss)."""
+        ...
+
+    def winner(self, state: S) -> int | None:
+        """Index of the winner of a finished game, or ``None`` (draw, or nobody won)."""
+        ...
+
+    def move_to_json(self, move: M) -> JSON:
+        """The move as JSON, the form recorded in ``GameRecord.moves[i].answer``."""
+        ...
+
+    def move_from_json(self, data: JSON) -> M:
+        """Inverse of :meth:`move_to_json` (used to replay stored games)."""
+        ...
+
+
+class Adapter(Protocol[S, M]):
+    """Translates between the referee and the students' bot interface."""
+
+    def setup_calls(self, state: S, seat: int, login: str, tournament: bool) -> list[Call]:
+        """The calls that create the bot for ``seat`` (constructor first), before any move."""
+        ...
+
+    def turn_calls(self, state: S, seat: int, history: Sequence[PlayedMove[M]]) -> list[Call]:
+        """The calls for one turn of ``seat``; the last call's return value is the answer.
+
+        ``history`` holds every accepted move so far, so the adapter can tell the bot what its
+        opponent did (e.g. Štreky's ``play(newCardOnDesk)``, Quoridor's ``opponent_move``).
+        """
+        ...
+
+    def decode(self, state: S, seat: int, answer: Any) -> M | BadAnswer:
+        """The bot's answer (plain values and :class:`WireObject` s) as a move, or why not."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[S, M]):
+    """Everything the harness needs to run one game. Exposed as ``GAME`` by each game package."""
+
+    name: str
+    title: str
+    rules: Rules[S, M]
+    adapter: Adapter[S, M]
+    botapi_dir: Path | None = None
+    # wire name -> (module importable from botapi_dir, class name), e.g.
+    # {"Obstacle": ("obstacle", "Obstacle")}: objects of exactly these classes cross the wire.
+    wire_classes: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    render: Callable[[S, Any], str] | None = None  # (state, highlighted move or None) -> SVG
+    # Optional one-line text of a position, e.g. PriemSpel's "[*Emile,Zoe,0]".
+    describe: Callable[[S, Sequence[str]], str] | None = None
+    players: int = 2
+    init_limit: float = 1.0  # seconds for the constructor and each setup call
+    move_limit: float = 1.0  # seconds for each turn call
+    ascii_only: bool = False  # the source must be ASCII (Štreky's rule)
+    forbidden_imports: frozenset[str] = frozenset()
+    student_class: str = "Player"
+    required_methods: tuple[str, ...] = ()
+
+    @property
+    def reference_dir(self) -> Path:
+        """``reference_players/<game>/``: the bots shipped with the harness (an installed package)."""
+        import reference_players
+
+        return Path(reference_players.__file__).resolve().parent / self.name

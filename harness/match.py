@@ -1,0 +1,210 @@
+"""Play one game: the referee plus one sandboxed process per bot, producing a :class:`GameRecord`.
+
+The referee is the only authority: every answer is decoded by the game's adapter (a failure is
+``bad_answer``) and judged by the rules (a refusal is ``illegal_move`` with the referee's
+reason). The first verdict against a bot ends the game as a loss for that bot only. Anything
+that goes wrong inside the harness itself is ``harness_error`` for everyone and charged to no one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+import traceback
+from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import asdict
+from typing import Any
+
+from harness import __version__
+from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject
+from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
+from harness.sandbox.process import BotProcess, CallResult, Limits
+from harness.sandbox.static import check_source
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of ``random`` in a bot's process: fixed by the game's seed and the seat."""
+    return random.Random(f"{seed}/{seat}").getrandbits(32)
+
+
+def sha256(source: bytes) -> str:
+    """The hex digest that identifies a submission's exact source."""
+    return hashlib.sha256(source).hexdigest()
+
+
+class _Ended(Exception):
+    """Internal: the game ended with a verdict against a bot."""
+
+
+class Match:
+    """One game in progress. :func:`play_match` is the way to use it."""
+
+    def __init__(self, game: GameSpec, sources: Sequence[bytes], settings: Mapping[str, Any],
+                 seed: int, logins: Sequence[str], limits: Limits, tournament: bool) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.sources = list(sources)
+        self.settings = dict(settings)
+        self.seed = seed
+        self.logins = list(logins)
+        self.limits = limits
+        self.tournament = tournament
+        self.players = [PlayerRecord(login, sha256(src)) for login, src in zip(logins, sources)]
+        self.record = GameRecord(game=game.name, settings=self.settings, seed=seed, players=self.players,
+                                 limits=asdict(limits), harness_version=__version__)
+        self.history: list[PlayedMove[Any]] = []
+        self.state: Any = None
+
+    # ---- the game ------------------------------------------------------------------------
+    def play(self) -> GameRecord:
+        self.record.started = time.time()
+        t0 = time.perf_counter()
+        with ExitStack() as stack:
+            bots = [stack.enter_context(BotProcess(self.game, src, label=login, seed=bot_seed(self.seed, i),
+                                                   limits=self.limits))
+                    for i, (login, src) in enumerate(zip(self.logins, self.sources))]
+            try:
+                self.state = self.rules.initial(self.settings, random.Random(self.seed))
+                self._transcribe()
+                self._setup(bots)
+                self._loop(bots)
+            except _Ended:
+                self.record.end = "verdict"
+            except Exception:  # noqa: BLE001 - any fault of ours is a harness_error, never the bots'
+                for p in self.players:
+                    if not p.verdict.charged:
+                        p.verdict = Verdict.HARNESS_ERROR
+                        p.reason = "the harness failed: " + traceback.format_exc(limit=-3)[-1500:]
+                self.record.end = "harness error"
+            finally:
+                for bot in bots:
+                    bot.close()
+                for player, bot in zip(self.players, bots):
+                    player.stdout = bot.stdout.text()
+                    player.stderr = bot.stderr.text()
+        self._finish()
+        self.record.duration = time.perf_counter() - t0
+        return self.record
+
+    def _setup(self, bots: list[BotProcess]) -> None:
+        for bot in bots:  # start every process first: their start-up times overlap
+            bot.start()
+        failed = False
+        for seat, bot in enumerate(bots):
+            static = check_source(self.game, self.sources[seat])
+            if static is not None:
+                self._charge(seat, Verdict.FORBIDDEN, static)
+                failed = True
+                continue
+            result = bot.load()
+            if result.ok:
+                for call in self.game.adapter.setup_calls(self.state, seat, self.logins[seat], self.tournament):
+                    result = bot.call(call)
+                    self._account(seat, result)
+                    if not result.ok:
+                        break
+                    if call.method == "__init__":
+                        info = result.info
+                        self.players[seat].bot_name = str(info.get("playerName") or info.get("version") or "")
+            if not result.ok:
+                self._fail(seat, result)
+                failed = True
+        if failed:
+            raise _Ended
+
+    def _loop(self, bots: list[BotProcess]) -> None:
+        while not self.rules.is_over(self.state):
+            seat = self.rules.to_move(self.state)
+            wall, cpu = 0.0, 0.0
+            result: CallResult | None = None
+            for call in self.game.adapter.turn_calls(self.state, seat, self.history):
+                result = bots[seat].call(call)
+                self._account(seat, result)
+                wall += result.wall
+                cpu += result.cpu or 0.0
+                if not result.ok:
+                    self._fail(seat, result)
+                    raise _Ended
+            answer = None if result is None else result.value
+            move = self.game.adapter.decode(self.state, seat, answer)
+            if isinstance(move, BadAnswer):
+                self._reject(seat, _jsonable(answer), wall, cpu)
+                self._charge(seat, Verdict.BAD_ANSWER, move.reason)
+                raise _Ended
+            reason = self.rules.check(self.state, move)
+            if reason is not None:
+                self._reject(seat, self.rules.move_to_json(move), wall, cpu)
+                self._charge(seat, Verdict.ILLEGAL_MOVE, reason)
+                raise _Ended
+            self.state = self.rules.apply(self.state, move)
+            self.history.append(PlayedMove(seat, move))
+            self.record.moves.append(MoveRecord(seat, self.rules.move_to_json(move), wall, cpu,
+                                                tuple(self.rules.scores(self.state))))
+            self._transcribe()
+        self.record.end = "rules"
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+    def _transcribe(self) -> None:
+        if self.game.describe is not None:
+            self.record.transcript.append(self.game.describe(self.state, self.logins))
+
+    def _account(self, seat: int, result: CallResult) -> None:
+        player = self.players[seat]
+        player.cpu += result.cpu or 0.0
+        player.max_wall = max(player.max_wall, result.wall)
+
+    def _reject(self, seat: int, answer: Any, wall: float, cpu: float) -> None:
+        self.record.moves.append(MoveRecord(seat, answer, wall, cpu, accepted=False))
+
+    def _fail(self, seat: int, result: CallResult) -> None:
+        self._charge(seat, result.verdict or Verdict.HARNESS_ERROR, result.reason)
+        self.players[seat].traceback = result.traceback
+
+    def _charge(self, seat: int, verdict: Verdict, reason: str) -> None:
+        player = self.players[seat]
+        if player.verdict is Verdict.OK:
+            player.verdict, player.reason = verdict, reason
+
+    def _finish(self) -> None:
+        rec = self.record
+        rec.plies = sum(1 for m in rec.moves if m.accepted)
+        if self.state is not None:
+            try:
+                rec.scores = tuple(self.rules.scores(self.state))
+            except Exception:  # noqa: BLE001 - scores of a broken state are not worth a crash
+                rec.scores = ()
+        if rec.harness_fault:
+            rec.winner = None
+        elif any(p.verdict.charged for p in self.players):
+            clean = [i for i, p in enumerate(self.players) if not p.verdict.charged]
+            rec.winner = clean[0] if len(clean) == 1 else None
+        elif self.state is not None:
+            rec.winner = self.rules.winner(self.state)
+
+
+def play_match(game: GameSpec, sources: Sequence[bytes], *, settings: Mapping[str, Any] | None = None,
+               seed: int = 0, logins: Sequence[str] | None = None, limits: Limits | None = None,
+               tournament: bool = False) -> GameRecord:
+    """Play one game between the bots whose sources are given, seat 0 first.
+
+    ``settings`` are the game's raw settings (validated here: a bad one raises
+    :class:`harness.games.base.SettingsError`). ``limits`` default to the game's own.
+    """
+    if len(sources) != game.players:
+        raise ValueError(f"{game.name} is played by {game.players} bots, got {len(sources)}")
+    logins = list(logins) if logins is not None else [f"player{i + 1}" for i in range(len(sources))]
+    parsed = game.rules.parse_settings(dict(settings or {}))
+    return Match(game, sources, parsed, seed, logins, limits or Limits().with_game(game), tournament).play()
+
+
+def _jsonable(value: Any) -> Any:
+    """A bot's raw answer in a JSON form for the record (tuples become lists, objects dicts)."""
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, WireObject):
+        return {"class": value.type_name, **{k: _jsonable(v) for k, v in value.fields.items()}}
+    return value

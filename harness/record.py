@@ -1,0 +1,121 @@
+"""Verdicts and the record of one game: the data every other part of the harness consumes."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Verdict(str, Enum):
+    """The closed set of outcomes for one player in one game.
+
+    Every verdict except ``OK`` is charged to the bot, except ``HARNESS_ERROR``, which is the
+    harness's own fault and is never counted against a bot.
+    """
+
+    OK = "ok"
+    ILLEGAL_MOVE = "illegal_move"  # the referee rejected a decoded move (reason: the referee's)
+    BAD_ANSWER = "bad_answer"  # the answer could not be decoded into a move (wrong type/shape)
+    EXCEPTION = "exception"  # the bot raised (reason: exception and where)
+    TIMEOUT = "timeout"  # a call exceeded its limit (reason: which call, how long, where)
+    CRASH = "crash"  # the bot's process ended (exit code or signal, sys.exit)
+    MEMORY = "memory"  # the bot exceeded its memory cap
+    FORBIDDEN = "forbidden"  # import policy, non-ASCII source, process creation, escape attempt
+    HARNESS_ERROR = "harness_error"  # the harness failed; never charged to a bot
+
+    @property
+    def charged(self) -> bool:
+        """True if this verdict counts against the bot."""
+        return self not in (Verdict.OK, Verdict.HARNESS_ERROR)
+
+
+@dataclass
+class PlayerRecord:
+    """One player's part of a game: who, what code, and the verdict."""
+
+    login: str
+    sha256: str
+    verdict: Verdict = Verdict.OK
+    reason: str = ""
+    bot_name: str = ""  # what the bot calls itself (Štreky's playerName, Quoridor's version)
+    stdout: str = ""
+    stderr: str = ""
+    cpu: float = 0.0  # CPU seconds of all its calls
+    max_wall: float = 0.0  # its slowest call, seconds
+    traceback: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["verdict"] = self.verdict.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayerRecord:
+        return cls(**{**data, "verdict": Verdict(data["verdict"])})
+
+
+@dataclass
+class MoveRecord:
+    """One accepted (or the one rejected, last) answer of a player, with its timing."""
+
+    player: int
+    answer: Any  # the decoded move as JSON (the game's move_to_json), or the raw answer if rejected
+    wall: float
+    cpu: float | None
+    score: tuple[float, ...] = ()  # every player's score after the move
+    accepted: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "answer": self.answer, "wall": round(self.wall, 6),
+                "cpu": None if self.cpu is None else round(self.cpu, 6),
+                "score": list(self.score), "accepted": self.accepted}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MoveRecord:
+        return cls(data["player"], data["answer"], data["wall"], data["cpu"],
+                   tuple(data.get("score", ())), data.get("accepted", True))
+
+
+@dataclass
+class GameRecord:
+    """Everything about one game: enough to rank it, replay it, and audit it."""
+
+    game: str
+    settings: dict[str, Any]
+    seed: int
+    players: list[PlayerRecord]
+    winner: int | None = None
+    scores: tuple[float, ...] = ()
+    plies: int = 0
+    moves: list[MoveRecord] = field(default_factory=list)
+    end: str = ""  # why it ended: "rules", "verdict", "ply cap", "harness error"
+    transcript: list[str] = field(default_factory=list)  # the game's own notation, if it has one
+    limits: dict[str, Any] = field(default_factory=dict)
+    harness_version: str = ""
+    started: float = 0.0  # Unix time
+    duration: float = 0.0  # seconds
+
+    @property
+    def harness_fault(self) -> bool:
+        """True if the harness failed in this game (it is then retried, never charged)."""
+        return any(p.verdict is Verdict.HARNESS_ERROR for p in self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "settings": self.settings, "seed": self.seed,
+                "players": [p.to_json() for p in self.players], "winner": self.winner,
+                "scores": list(self.scores), "plies": self.plies,
+                "moves": [m.to_json() for m in self.moves], "end": self.end,
+                "transcript": self.transcript, "limits": self.limits,
+                "harness_version": self.harness_version, "started": self.started,
+                "duration": round(self.duration, 6)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(game=data["game"], settings=data["settings"], seed=data["seed"],
+                   players=[PlayerRecord.from_json(p) for p in data["players"]],
+                   winner=data["winner"], scores=tuple(data["scores"]), plies=data["plies"],
+                   moves=[MoveRecord.from_json(m) for m in data["moves"]], end=data.get("end", ""),
+                   transcript=list(data.get("transcript", [])), limits=data.get("limits", {}),
+                   harness_version=data.get("harness_version", ""),
+                   started=data.get("started", 0.0), duration=data.get("duration", 0.0))

@@ -1,0 +1,198 @@
+"""The wire format between the harness and a bot's process: tagged JSON in length-prefixed frames.
+
+Standard library only: the bot-side worker loads this very file by path, so parent and child
+always agree on the format. Nothing here ever unpickles or evaluates data.
+
+Values are JSON with a few tags, so that the parent sees exactly what type the bot returned
+(a tuple is not a list; a bool is not an int; an ``Obstacle`` is not a look-alike class)::
+
+    None, bool, int, float, str -> themselves     list  -> [ ... ]
+    tuple -> {"$t": [...]}                         dict  -> {"$d": [[key, value], ...]}
+    object -> {"$o": wire name or null, "type": "module.Class", "f": {attribute: value}}
+
+Frames are a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import struct
+from collections.abc import Callable, Mapping
+from typing import Any
+
+HEADER = struct.Struct(">I")
+MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
+MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
+
+
+class WireError(ValueError):
+    """A value cannot be carried (cyclic, too deep, too large, unknown type) or a frame is bad."""
+
+
+# The parent's view of an object: (wire name or None, "module.Class", fields) -> value.
+ObjectBuilder = Callable[[Any, str, dict[str, Any]], Any]
+
+
+def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,
+          object_fields: Callable[[Any], tuple[str | None, str, Mapping[str, Any]] | None] | None = None,
+          max_bytes: int | None = None) -> bytes:
+    """Encode ``value`` as tagged JSON bytes (see :func:`encode_value`), refusing over ``max_bytes``."""
+    try:
+        data = json.dumps(encode_value(value, wire_classes, object_fields),
+                          separators=(",", ":"), allow_nan=False).encode()
+    except RecursionError as exc:  # pragma: no cover - MAX_DEPTH keeps us well clear of it
+        raise WireError("answer nested too deeply") from exc
+    if max_bytes is not None and len(data) > max_bytes:
+        raise WireError(f"answer too large ({len(data)} bytes > {max_bytes})")
+    return data
+
+
+def encode_value(value: Any, wire_classes: Mapping[type, str] | None = None,
+                 object_fields: Callable[[Any], tuple[str | None, str, Mapping[str, Any]] | None] | None = None,
+                 ) -> Any:
+    """``value`` as a JSON-serialisable tagged structure.
+
+    ``wire_classes`` maps classes that may cross the wire to their wire names (child side).
+    ``object_fields`` lets the parent encode its own stand-ins (``WireObject``) for such
+    objects: it returns ``(wire name, type name, fields)`` or ``None`` if not a stand-in.
+    Raises :class:`WireError` for cycles, excessive depth or size, or unencodable floats.
+    """
+    classes = wire_classes or {}
+    budget = [MAX_NODES]
+    active: set[int] = set()
+
+    def enc(v: Any, depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise WireError(f"answer too large (more than {MAX_NODES} values)")
+        if depth > MAX_DEPTH:
+            raise WireError(f"answer nested deeper than {MAX_DEPTH} levels")
+        t = type(v)
+        if v is None or t is bool or t is str:
+            return v
+        if t is int:
+            if v.bit_length() > 256:
+                raise WireError("answer contains an integer with more than 256 bits")
+            return v
+        if t is float:
+            if not math.isfinite(v):
+                raise WireError(f"answer contains the float {v!r}")
+            return v
+        if id(v) in active:
+            raise WireError("answer is a cyclic structure")
+        active.add(id(v))
+        try:
+            if t is list:
+                return [enc(x, depth + 1) for x in v]
+            if t is tuple:
+                return {"$t": [enc(x, depth + 1) for x in v]}
+            if t is dict:
+                return {"$d": [[enc(k, depth + 1), enc(x, depth + 1)] for k, x in v.items()]}
+            if object_fields is not None:
+                described = object_fields(v)
+                if described is not None:
+                    name, type_name, fields = described
+                    return {"$o": name, "type": type_name,
+                            "f": {str(k): enc(x, depth + 1) for k, x in fields.items()}}
+            type_name = f"{t.__module__}.{t.__qualname__}"
+            fields = {}
+            attrs = getattr(v, "__dict__", None)
+            if isinstance(attrs, dict):
+                fields = {k: enc(x, depth + 1) for k, x in list(attrs.items())
+                          if isinstance(k, str) and not k.startswith("_")}
+            return {"$o": classes.get(t), "type": type_name, "f": fields}
+        finally:
+            active.discard(id(v))
+
+    return enc(value, 0)
+
+
+def loads(data: bytes, build_object: ObjectBuilder) -> Any:
+    """Decode tagged JSON bytes; objects are made by ``build_object(name, type, fields)``."""
+    return decode_value(parse(data), build_object)
+
+
+def parse(data: bytes) -> Any:
+    """Plain JSON bytes (an envelope) to Python values; :class:`WireError` if malformed."""
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as exc:
+        raise WireError(f"malformed message: {exc}") from None
+
+
+def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
+    """Resolve the tags of a parsed tagged structure (the inverse of :func:`encode_value`)."""
+
+    def dec(v: Any) -> Any:
+        if isinstance(v, list):
+            return [dec(x) for x in v]
+        if isinstance(v, dict):
+            if "$t" in v:
+                return tuple(dec(x) for x in _list(v["$t"]))
+            if "$d" in v:
+                return {_hashable(dec(k)): dec(x) for k, x in (_pair(p) for p in _list(v["$d"]))}
+            if "$o" in v:
+                fields = v.get("f", {})
+                if not isinstance(fields, dict):
+                    raise WireError("malformed object fields")
+                return build_object(v["$o"], str(v.get("type", "")),
+                                    {str(k): dec(x) for k, x in fields.items()})
+            raise WireError("untagged JSON object")
+        return v
+
+    return dec(raw)
+
+
+def _list(v: Any) -> list[Any]:
+    if not isinstance(v, list):
+        raise WireError("malformed tagged value")
+    return v
+
+
+def _pair(v: Any) -> tuple[Any, Any]:
+    if not isinstance(v, list) or len(v) != 2:
+        raise WireError("malformed dict entry")
+    return v[0], v[1]
+
+
+def _hashable(k: Any) -> Any:
+    try:
+        hash(k)
+    except TypeError:
+        raise WireError("unhashable dict key") from None
+    return k
+
+
+def frame(payload: bytes) -> bytes:
+    """``payload`` with its length prefix."""
+    return HEADER.pack(len(payload)) + payload
+
+
+def write_frame(fd: int, payload: bytes) -> None:
+    """Write one whole frame to a blocking file descriptor."""
+    view = memoryview(frame(payload))
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def read_exact(fd: int, n: int) -> bytes:
+    """Read exactly ``n`` bytes from a blocking descriptor; raise EOFError if it closes first."""
+    chunks = []
+    while n:
+        chunk = os.read(fd, n)
+        if not chunk:
+            raise EOFError("channel closed")
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int, max_bytes: int) -> bytes:
+    """Read one frame from a blocking descriptor, refusing frames over ``max_bytes``."""
+    (length,) = HEADER.unpack(read_exact(fd, HEADER.size))
+    if length > max_bytes:
+        raise WireError(f"frame of {length} bytes exceeds the cap of {max_bytes}")
+    return read_exact(fd, length)

@@ -1,0 +1,1 @@
+"""Bots shipped with the harness, one folder per game (``reference_players/<game>/``)."""
