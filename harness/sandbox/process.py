@@ -28,6 +28,7 @@ from harness.sandbox import wire
 from harness.sandbox.cgroup import PidsCgroup
 
 WORKER = Path(__file__).with_name("worker.py")
+_EOF = object()  # the bot's end of the reply channel closed
 
 
 @dataclass(frozen=True)
@@ -139,8 +140,10 @@ class BotProcess:
         self.cgroup = PidsCgroup.create(pid, self.limits.max_tasks)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._streams = {self.proc.stdout.fileno(): self.stdout, self.proc.stderr.fileno(): self.stderr}
+        self._poll = select.poll()
         for fd in (self._rep_r, *self._streams):
             os.set_blocking(fd, False)
+            self._poll.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
 
     def start(self) -> None:
         """Start the bot's process (idempotent). It waits for :meth:`load` before running bot code."""
@@ -227,6 +230,8 @@ class BotProcess:
         deadline = start + limit + self.limits.grace
         frame = self._read_reply(deadline)
         wall = time.perf_counter() - start
+        if frame is _EOF:
+            return self._died(what, wall)
         if frame is None:
             if self.proc is not None and self.proc.poll() is None:
                 self._kill()
@@ -271,13 +276,12 @@ class BotProcess:
         return CallResult(True, value=reply.get("value"), wall=wall, cpu=cpu,
                           info=info if isinstance(info, dict) else {})
 
-    def _read_reply(self, deadline: float) -> bytes | CallResult | None:
+    def _read_reply(self, deadline: float) -> bytes | CallResult | object | None:
         """Read one whole frame before ``deadline``, draining stdout/stderr meanwhile.
 
-        Returns the frame, ``None`` on deadline or end of channel, or a ``CallResult`` when
-        the bot's process sent a frame over the answer cap.
+        Returns the frame, ``None`` at the deadline, ``_EOF`` when the channel closed, or a
+        ``CallResult`` when the bot's process sent a frame over the answer cap.
         """
-        fds = [self._rep_r, *self._streams]
         need = wire.HEADER.size
         while True:
             if len(self._buf) >= need:
@@ -297,18 +301,14 @@ class BotProcess:
             timeout = deadline - time.perf_counter()
             if timeout <= 0:
                 return None
-            try:
-                ready, _, _ = select.select(fds, [], [], timeout)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries select itself
-                continue
-            for fd in ready:
+            for fd, _events in self._poll.poll(timeout * 1000):
                 if fd == self._rep_r:
                     try:
                         chunk = os.read(fd, 1 << 16)
                     except BlockingIOError:
                         continue
                     if not chunk:
-                        return None
+                        return _EOF
                     self._buf += chunk
                 else:
                     self._read_stream(fd)
@@ -319,7 +319,7 @@ class BotProcess:
         except (BlockingIOError, OSError):
             return
         if not chunk:
-            self._streams_closed = True
+            self._poll.unregister(fd)  # the bot closed it; a closed pipe would poll ready forever
             return
         self._streams[fd].add(chunk, self.limits.output_bytes)
 

@@ -1,0 +1,9 @@
+import sys
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        sys.exit(3)

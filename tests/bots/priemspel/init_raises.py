@@ -1,0 +1,3 @@
+class Player:
+    def __init__(self, name):
+        raise ValueError("no board for " + name)

@@ -1,0 +1,3 @@
+class Speler:
+    def __init__(self, name):
+        self.name = name

@@ -1,0 +1,3 @@
+class Player:
+    def __init__(self, name)
+        self.name = name
