@@ -15,7 +15,7 @@ STRATEGIE = str(REPO / "reference_players/priemspel/strategie.py")
 
 
 def harness(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "harness", *args], capture_output=True, text=True,
                           timeout=120, cwd=REPO)
 
 

@@ -1,0 +1,1 @@
+"""The ``harness`` subcommands, one module each (discovered by :mod:`harness.cli`)."""
