@@ -166,6 +166,8 @@ class GameSpec(Generic[S, M]):
     # {"Obstacle": ("obstacle", "Obstacle")}: objects of exactly these classes cross the wire.
     wire_classes: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     render: Callable[[S, Any], str] | None = None  # (state, highlighted move or None) -> SVG
+    # (state, highlighted move or None) -> a plain-text drawing for terminals (``harness check``)
+    render_text: Callable[[S, Any], str] | None = None
     # Optional one-line text of a position, e.g. PriemSpel's "[*Emile,Zoe,0]".
     describe: Callable[[S, Sequence[str]], str] | None = None
     players: int = 2
