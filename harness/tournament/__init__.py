@@ -1,0 +1,1 @@
+"""Jobs of many games: scheduling, execution (local pool or Dask), the results store, standings."""
