@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import func_timeout
+
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
 from harness.sandbox import wire
@@ -29,6 +31,10 @@ from harness.sandbox.cgroup import PidsCgroup
 
 WORKER = Path(__file__).with_name("worker.py")
 _EOF = object()  # the bot's end of the reply channel closed
+# The child runs with -S: no .pth files run at its start-up (they cost 50-100 ms here, and
+# they would let a bot import the harness itself); it gets the folder of the packages it
+# needs (func_timeout) on sys.path instead.
+SITE_DIRS = sorted({str(Path(func_timeout.__file__).resolve().parents[1])})
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,7 @@ class BotProcess:
         self.close()
 
     def _spawn(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="harness-bot-"))
+        self.root = Path(tempfile.mkdtemp(prefix=f"harness-bot-{os.getpid()}-"))  # owner pid: see sweep_stale_dirs
         code, work = self.root / "code", self.root / "work"
         code.mkdir()
         work.mkdir()
@@ -126,7 +132,7 @@ class BotProcess:
         self._rep_r, rep_w = os.pipe()
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", str(WORKER), str(req_r), str(rep_w)],
+                [sys.executable, "-I", "-S", str(WORKER), str(req_r), str(rep_w), *SITE_DIRS],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=work, env=_scrubbed_env(work), pass_fds=(req_r, rep_w),
                 start_new_session=True, close_fds=True)

@@ -48,6 +48,7 @@ def _load_wire() -> ModuleType:
 
 
 wire = _load_wire()
+sys.path.extend(p for p in sys.argv[3:] if p not in sys.path)  # -S: the parent names site-packages
 from func_timeout import FunctionTimedOut  # noqa: E402  (after wire: stdlib first)
 from func_timeout.StoppableThread import StoppableThread  # noqa: E402
 
@@ -322,8 +323,25 @@ def _short(exc: BaseException) -> str:
     return text[:300]
 
 
+def _die_with_parent() -> None:
+    """Linux: be killed when the harness process that started us dies (even by ``kill -9``)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        _exit(0)
+
+
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
+    _die_with_parent()
     worker = Worker(req_fd, rep_fd)
     sys.addaudithook(worker.audit)
     del sys.argv[1:]
