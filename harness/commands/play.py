@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from harness.cli import parse_sets, read_bot
+from harness.cli import UsageError, parse_sets, read_bot
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord
@@ -35,10 +35,19 @@ def cmd_play(args: argparse.Namespace) -> int:
         logins = [f"{logins[0]}#1", f"{logins[1]}#2"]
     record = play_match(game, [src for _, src in bots], settings=parse_sets(args.set or []),
                         seed=args.seed, logins=logins)
+    if args.replay:
+        from harness.report.replay import write_replay  # imported late: jinja2 only when asked
+
+        try:
+            write_replay(record, args.replay)
+        except OSError as exc:
+            raise UsageError(f"--replay {args.replay}: cannot write the page ({exc.strerror})") from None
     if args.json:
         print(json.dumps(record.to_json()))
     else:
         print(summary(record))
+        if args.replay:
+            print(f"  replay: {args.replay}")
     return 0
 
 
@@ -51,4 +60,6 @@ def register(sub: Any) -> None:
     play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game setting (YAML value)")
     play.add_argument("--json", action="store_true", help="print the game record as one JSON object")
+    play.add_argument("--replay", metavar="FILE.html",
+                      help="also write the game's replay viewer (one self-contained HTML page)")
     play.set_defaults(func=cmd_play)

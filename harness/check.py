@@ -1,0 +1,271 @@
+"""``harness check``: what the grader would say about one bot, before it is submitted.
+
+It takes the grader's own code path: the static rules of :func:`harness.sandbox.static.check_source`,
+the bot imported and constructed in a real sandboxed process (:class:`BotProcess`), then
+seeded games through :func:`harness.match.play_match` against every reference player of the
+game, seats alternating, under the game's real limits. The first error is explained with the
+position (as text, and as an HTML replay file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import random
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.games.base import GameSpec
+from harness.match import bot_seed, play_match
+from harness.record import GameRecord, MoveRecord, Verdict
+from harness.report.replay import move_text, replay_positions, write_replay
+from harness.sandbox.process import BotProcess, Limits
+from harness.sandbox.static import check_source
+
+DEFAULT_GAMES = 10
+NEAR_LIMIT = 0.5  # a move slower than this share of its limit is worth a warning
+
+
+@dataclass(frozen=True)
+class StaticCheck:
+    """One check made before any game: passed (``True``), failed, or not run (``None``)."""
+
+    name: str
+    ok: bool | None
+    detail: str = ""
+
+
+@dataclass
+class GameResult:
+    """One checked game, from the checked bot's side."""
+
+    number: int  # 1-based, in the order played
+    opponent: str
+    seat: int
+    record: GameRecord
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.record.players[self.seat].verdict
+
+    @property
+    def reason(self) -> str:
+        return self.record.players[self.seat].reason
+
+    @property
+    def result(self) -> str:
+        """``win``, ``loss``, ``draw`` or ``no result`` (the harness failed)."""
+        r = self.record
+        if r.harness_fault:
+            return "no result"
+        if r.winner is None:
+            return "loss" if self.verdict.charged else "draw"
+        return "win" if r.winner == self.seat else "loss"
+
+    def move_walls(self) -> list[tuple[float, int]]:
+        """(wall seconds, ply) of each of the bot's answers in this game."""
+        return [(m.wall, ply) for ply, m in enumerate(self.record.moves, start=1) if m.player == self.seat]
+
+    def to_json(self) -> dict[str, Any]:
+        walls = self.move_walls()
+        return {"number": self.number, "opponent": self.opponent, "seat": self.seat, "seed": self.record.seed,
+                "verdict": self.verdict.value, "reason": self.reason, "result": self.result,
+                "plies": self.record.plies, "slowest_move": max((w for w, _ in walls), default=None)}
+
+
+@dataclass
+class FirstError:
+    """The first game that ended with a verdict against the bot, explained."""
+
+    game: GameResult
+    ply: int  # accepted moves before the failing answer
+    move: MoveRecord | None  # the rejected answer; None when the call itself failed
+    position: str  # the position as text
+    replay: Path | None = None
+    replay_problem: str = ""  # why the replay file could not be written
+
+    @property
+    def answer(self) -> str:
+        """The rejected answer as short JSON text, ``""`` if there was none."""
+        return "" if self.move is None else move_text(self.move.answer)
+
+    def to_json(self) -> dict[str, Any]:
+        g = self.game
+        return {"game": g.number, "opponent": g.opponent, "seat": g.seat, "seed": g.record.seed,
+                "verdict": g.verdict.value, "reason": g.reason, "ply": self.ply,
+                "answer": None if self.move is None else self.move.answer,
+                "position": self.position, "traceback": g.record.players[g.seat].traceback,
+                "replay": None if self.replay is None else str(self.replay), "replay_problem": self.replay_problem}
+
+
+@dataclass
+class CheckReport:
+    """Everything ``harness check`` found."""
+
+    game: GameSpec
+    file: str
+    static: list[StaticCheck]
+    notes: list[str]
+    games: list[GameResult] = field(default_factory=list)
+    first_error: FirstError | None = None
+
+    @property
+    def static_ok(self) -> bool:
+        return all(c.ok is not False for c in self.static)
+
+    @property
+    def passed(self) -> bool:
+        """True only if the grader would accept the bot: static checks pass, every game ``ok``."""
+        return self.static_ok and bool(self.games) and all(g.verdict is Verdict.OK for g in self.games)
+
+    def slowest_moves(self, count: int = 3) -> list[tuple[float, int, int]]:
+        """The bot's slowest answers over all games: (wall seconds, game number, ply)."""
+        walls = [(w, g.number, ply) for g in self.games for w, ply in g.move_walls()]
+        return sorted(walls, key=lambda t: -t[0])[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game.name, "file": self.file, "passed": self.passed,
+                "static": [dataclasses.asdict(c) for c in self.static], "notes": self.notes,
+                "games": [g.to_json() for g in self.games],
+                "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
+                "move_limit": self.game.move_limit,
+                "first_error": None if self.first_error is None else self.first_error.to_json()}
+
+
+def sandbox_notes() -> list[str]:
+    """One line per sandbox feature this machine lacks (the checks still run without it)."""
+    notes = []
+    if importlib.util.find_spec("resource") is None:
+        notes.append(f"no resource limits on this platform ({sys.platform}): the 1 GiB memory cap "
+                     "is not enforced here, but the grader enforces it")
+    try:
+        from harness.sandbox.cgroup import PidsCgroup
+
+        cgroups = PidsCgroup.available()
+    except Exception:  # noqa: BLE001 - a probe must not stop the checks
+        cgroups = False
+    if not cgroups:
+        notes.append("no pids cgroup here (needs Linux with cgroups writable, e.g. as root): starting "
+                     "processes is still refused by the sandbox's audit hook, as when grading")
+    return notes
+
+
+def static_checks(game: GameSpec, source: bytes, *, login: str, settings: Mapping[str, Any],
+                  seed: int = 0, limits: Limits | None = None) -> list[StaticCheck]:
+    """The checks before any game: source policy, import in the sandbox, methods, constructor."""
+    checks: list[StaticCheck] = []
+    if game.ascii_only:
+        reason = check_source(dataclasses.replace(game, forbidden_imports=frozenset()), source)
+        checks.append(StaticCheck("source is ASCII-only", reason is None, reason or ""))
+    if game.forbidden_imports:
+        reason = check_source(dataclasses.replace(game, ascii_only=False), source)
+        allowed = f"not allowed: {', '.join(sorted(game.forbidden_imports))}"
+        checks.append(StaticCheck("imports allowed by the game's policy", reason is None, reason or allowed))
+    with BotProcess(game, source, label=login, seed=bot_seed(seed, 0),
+                    limits=limits or Limits().with_game(game)) as bot:
+        loaded = bot.load()
+        if not loaded.ok:
+            checks.append(StaticCheck("imports in the sandbox", False, _verdict_text(loaded.verdict, loaded.reason)))
+            checks.append(StaticCheck(f"class {game.student_class} with the required methods", None, "not checked"))
+            checks.append(StaticCheck(f"{game.student_class}(...) constructs", None, "not checked"))
+            return checks
+        methods = [str(m) for m in loaded.value] if isinstance(loaded.value, list) else []
+        missing = [m for m in game.required_methods if m not in methods]
+        have = ", ".join(methods) or "none"
+        checks.append(StaticCheck("imports in the sandbox", True, f"class {game.student_class} found"))
+        checks.append(StaticCheck(
+            f"class {game.student_class} with the required methods", not missing,
+            f"missing: {', '.join(m + '()' for m in missing)} (it has: {have})" if missing
+            else ", ".join(m + "()" for m in game.required_methods) or f"methods: {have}"))
+        state = game.rules.initial(game.rules.parse_settings(dict(settings)), random.Random(seed))
+        calls = game.adapter.setup_calls(state, 0, login, False)
+        others = [c.method + "()" for c in calls[1:] if c.method != "setattr"]  # setattr is the harness's own
+        name = f"{game.student_class}(...) constructs" + (f" and {', '.join(others)} returns" if others else "")
+        for call in calls:
+            result = bot.call(call)
+            if not result.ok:
+                checks.append(StaticCheck(name, False, _verdict_text(result.verdict, result.reason)))
+                break
+        else:
+            checks.append(StaticCheck(name, True, f"with the name {login!r}"))
+    return checks
+
+
+def _verdict_text(verdict: Verdict | None, reason: str) -> str:
+    return f"{verdict.value if verdict else 'error'}: {reason}"
+
+
+def reference_players(game: GameSpec) -> list[Path]:
+    """The game's reference players (``reference_players/<game>/*.py``), sorted by name."""
+    folder = game.reference_dir
+    return sorted(p for p in folder.glob("*.py") if not p.name.startswith("_")) if folder.is_dir() else []
+
+
+def opponent_name(reference: Path, login: str) -> str:
+    """The login a reference player plays under: its file's stem, unless the checked bot has it."""
+    return reference.stem if reference.stem != login else f"reference-{reference.stem}"
+
+
+def play_games(game: GameSpec, source: bytes, *, login: str, references: Sequence[Path], games: int,
+               seed: int = 0, settings: Mapping[str, Any] | None = None,
+               limits: Limits | None = None) -> Iterator[GameResult]:
+    """``games`` games against each reference player, as the grader plays them.
+
+    The bot's seat rotates and each seed is played from every seat (game ``g`` has seat
+    ``g % players`` and seed ``seed + g // players``), like a tournament's pairings; the other
+    seats (one in a two-player game) are taken by the reference player.
+    """
+    number = 0
+    n = game.players
+    for ref in references:
+        opponent = opponent_name(ref, login)
+        ref_source = ref.read_bytes()
+        others = [opponent] if n == 2 else [f"{opponent}#{k}" for k in range(1, n)]
+        for g in range(games):
+            seat = g % n
+            sources = [ref_source] * n
+            sources[seat] = source
+            logins = others[:seat] + [login] + others[seat:]
+            number += 1
+            record = play_match(game, sources, settings=settings, seed=seed + g // n, logins=logins, limits=limits)
+            yield GameResult(number, opponent, seat, record)
+
+
+def explain(result: GameResult, game: GameSpec, out_dir: Path | None) -> FirstError:
+    """The failing answer, the position it was given (as text) and, if asked, a replay file."""
+    record = result.record
+    replay = replay_positions(record, game)
+    last = replay.positions[-1] if replay.positions else None
+    position = replay.problem or "(no position: the game did not start)"
+    if last is not None:
+        position = position_text(game, last.state, last.highlight, [p.login for p in record.players])
+    rejected = None if last is None or last.move is None or last.move.accepted else last.move
+    error = FirstError(result, 0 if last is None else last.ply, rejected, position)
+    if out_dir is not None:
+        try:
+            error.replay = write_replay(record, Path(out_dir) / f"harness-check-{game.name}-{result.number}.html")
+        except OSError as exc:
+            error.replay_problem = f"{out_dir}: {exc.strerror}"
+    return error
+
+
+def position_text(game: GameSpec, state: Any, highlight: Any, logins: Sequence[str]) -> str:
+    """The position for a terminal: the game's text drawing, else its one-line description."""
+    if game.render_text is not None:
+        for marked in (highlight, None):  # a highlight it cannot draw (a rejected move): try without
+            try:
+                return game.render_text(state, marked)
+            except Exception:  # noqa: BLE001
+                continue
+    if game.describe is not None:
+        try:
+            return game.describe(state, list(logins))
+        except Exception:  # noqa: BLE001
+            pass
+    try:
+        return "the game is over" if game.rules.is_over(state) else f"{logins[game.rules.to_move(state)]} to move"
+    except Exception:  # noqa: BLE001
+        return "(this game cannot draw its positions as text)"
