@@ -1,10 +1,11 @@
-"""``harness run``, ``harness leaderboard`` and ``harness export``: jobs from tournaments.yaml."""
+"""``harness run``, ``leaderboard``, ``export`` and ``report``: the jobs of tournaments.yaml."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,16 +33,26 @@ def _jobs(args: argparse.Namespace) -> list[Job]:
         raise UsageError(str(exc)) from None
 
 
-def job_standings(job: Job) -> tuple[list[Row], list[GameRecord]]:
+@dataclass
+class JobResults:
+    """A job's stored games of its current schedule, and the standings they give."""
+
+    rows: list[Row]
+    records: list[GameRecord]
+    keys: list[str]  # the store's key of each record
+
+
+def job_results(job: Job) -> JobResults:
     """The leaderboard of a job from its store, over the games of its current schedule."""
     entrants, _ = load_entrants(job)
-    keys = [t.key for t in job_tasks(job)]
+    wanted = [t.key for t in job_tasks(job)]
     try:
         with open_readonly(job.results) as store:
-            records = [r for _, r in store.records(keys)]
+            pairs = list(store.records(wanted))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
-    return standings(job, entrants, records), records
+    records = [r for _, r in pairs]
+    return JobResults(standings(job, entrants, records), records, [k for k, _ in pairs])
 
 
 def _progress(quiet: bool) -> Any:
@@ -68,31 +79,36 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"{job.name}: {summary.total} games, {summary.reused} reused, {summary.played} played"
               + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""),
               file=sys.stderr)
-        rows, records = job_standings(job)
+        results = job_results(job)
         if not args.quiet:
             print(f"\n{job.name} ({job.game}, {job.format})")
-            print(leaderboard(rows, "text"))
-        _build_report(job, rows, records)
+            print(leaderboard(results.rows, "text"))
+        index = build_report(job, results, job.results / "site")
+        print(f"{job.name}: report in {index}", file=sys.stderr)
     return 0
 
 
-def _build_report(job: Job, rows: list[Row], records: list[GameRecord]) -> Path | None:
-    """Regenerate the job's static site next to its store (if the report package is present)."""
-    try:
-        from harness.report.site import build_site
-    except ImportError:
-        return None
-    out = job.results / "site"
-    build_site(out, title=f"{job.name} ({job.game})", records=records,
-               leaderboard=[r.to_json() for r in rows], job={"name": job.name, "game": job.game,
-                                                              "format": job.format})
-    print(f"{job.name}: report in {out / 'index.html'}", file=sys.stderr)
-    return out
+def build_report(job: Job, results: JobResults, out: Path) -> Path:
+    """Write the job's static site (leaderboard, bot pages, one replay per game) into ``out``."""
+    from harness.report.site import build_site
+
+    return build_site(out, title=f"{job.name} ({job.game})", records=results.records,
+                      leaderboard=[r.to_json() for r in results.rows], game_ids=results.keys,
+                      job={"name": job.name, "game": job.game, "format": job.format,
+                           "games": len(results.records)})
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    jobs = _jobs(args)
+    for job in jobs:
+        out = Path(args.out) / job.name if len(jobs) > 1 else Path(args.out)
+        print(build_report(job, job_results(job), out))
+    return 0
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     for job in _jobs(args):
-        rows, _ = job_standings(job)
+        rows = job_results(job).rows
         if args.format in ("text", "markdown") and len(_jobs(args)) > 1:
             print(f"\n{job.name}")
         print(leaderboard(rows, args.format))
@@ -101,7 +117,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     for job in _jobs(args):
-        rows, _ = job_standings(job)
+        rows = job_results(job).rows
         if args.format == "csv":
             text = gradebook_csv(rows)
             if args.out:
@@ -144,3 +160,8 @@ def register(sub: Any) -> None:
     export.add_argument("--format", choices=["csv", "gradescope"], default="csv")
     export.add_argument("--out", help="a file (csv) or folder (gradescope: <login>/results.json)")
     export.set_defaults(func=cmd_export)
+
+    report = sub.add_parser("report", help="write a job's static web page: leaderboard, bots, replays")
+    common(report)
+    report.add_argument("--out", required=True, help="the folder to write (index.html inside)")
+    report.set_defaults(func=cmd_report)

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from harness.config import load_config
-from harness.record import GameRecord
 from harness.tournament.execute import Executor, LocalExecutor, run_job
 from harness.tournament.schedule import Task
 from harness.tournament.store import ResultsStore, StoreError
@@ -203,4 +202,10 @@ def test_leaderboard_and_exports_from_the_store(tmp_path: Path) -> None:
     assert set(grades) == {"ann", "ben", "cat", "dan"}
     assert grades["dan"]["score"] == 0 and grades["dan"]["max_score"] == 3
     assert {"score", "max_score", "output", "leaderboard"} <= set(grades["ann"])
-    GameRecord  # the records behind the leaderboard are GameRecords (imported for the reader)
+    site = tmp_path / "site"
+    cli("report", "--out", str(site))
+    index = (site / "index.html").read_text()
+    assert all(login in index for login in ("ann", "ben", "cat", "dan", "basis"))
+    with ResultsStore(tmp_path / "results" / "rr", lock=False) as store:
+        keys = [key for key, _ in store.records()]
+    assert {p.stem for p in (site / "games").glob("*.html")} == set(keys)  # one replay per stored game
