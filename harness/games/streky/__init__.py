@@ -1,0 +1,30 @@
+"""Štreky (seed 003): lay rotated colour cards edge to edge; extending colour regions scores."""
+
+from pathlib import Path
+
+from harness.games.base import GameSpec
+from harness.games.streky.adapter import ADAPTER
+from harness.games.streky.render import svg, text
+from harness.games.streky.rules import RULES
+
+GAME = GameSpec(
+    name="streky",
+    title="Štreky",
+    rules=RULES,
+    adapter=ADAPTER,
+    botapi_dir=Path(__file__).parent / "botapi",
+    wire_classes={},
+    render=svg,
+    render_text=text,
+    ascii_only=True,
+    required_methods=("play",),
+)
+
+# The shared conformance suite's playouts: the default game, small tournament and random
+# boards (seeded by the playout), kept small so thousands of playouts stay quick.
+CONFORMANCE = {
+    "settings": [{}, {"cards": "tournament", "rows": 12, "cols": 12}, {"cards": "random", "rows": 10, "cols": 12},
+                 {"cards": "random", "rows": 7, "cols": 7}],
+    "playouts": 2000,
+    "max_plies": 500,
+}

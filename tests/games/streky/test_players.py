@@ -1,0 +1,151 @@
+"""The Štreky reference players, in-process: legal, student-style, and doing what they claim."""
+
+from __future__ import annotations
+
+import ast
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness.games.streky.cards import as_matrix
+from harness.games.streky.local import load_player, play_local
+from harness.games.streky.placements import Place
+from harness.games.streky.rules import RULES, State, new_game
+from harness.record import Verdict
+
+REFERENCE = Path(__file__).resolve().parents[3] / "reference_players" / "streky"
+NAMES = ("brute", "greedy", "strong")
+SEP = "# " + "-" * 87 + "\n"
+
+
+def player(name: str) -> type:
+    return load_player(REFERENCE / f"{name}.py")
+
+
+def module(name: str) -> Any:
+    return sys.modules[player(name).__module__]
+
+
+def core(name: str) -> str:
+    text = (REFERENCE / f"{name}.py").read_text()
+    start = text.index(SEP + "# The board core")
+    return text[start:text.index(SEP, text.index("class StrekyCore"))]
+
+
+def test_the_board_core_is_the_same_in_every_reference_player() -> None:
+    assert core("brute") == core("greedy") == core("strong")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reference_players_are_single_ascii_files_importing_only_stdlib_and_base(name: str) -> None:
+    source = (REFERENCE / f"{name}.py").read_bytes()
+    assert all(b < 128 for b in source)
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.partition(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0 and node.module
+            imported.add(node.module.partition(".")[0])
+    assert "base" in imported
+    assert imported - {"base"} <= set(sys.stdlib_module_names)
+
+
+PAIRS = [("brute", "brute", 40), ("greedy", "brute", 20), ("brute", "greedy", 20), ("strong", "greedy", 6),
+         ("greedy", "strong", 6), ("strong", "strong", 3)]
+SETTINGS: list[dict[str, Any]] = [{}, {"cards": "random"}, {"cards": "tournament"},
+                                  {"cards": "random", "rows": 7, "cols": 6}]
+
+
+@pytest.mark.parametrize(("a", "b", "games"), PAIRS)
+def test_reference_players_play_legal_games(a: str, b: str, games: int) -> None:
+    for seed in range(games):
+        result = play_local([player(a), player(b)], SETTINGS[seed % len(SETTINGS)], seed)
+        assert result.verdicts == [Verdict.OK, Verdict.OK], result.reasons
+        assert RULES.is_over(result.state)
+
+
+def test_brute_picks_every_legal_placement_equally_often() -> None:
+    state = new_game(2, 3, [as_matrix([[1, 2]])])  # 8 horizontal + 6 vertical placements
+    cls = player("brute")
+    counts: Counter[tuple[int, int, tuple[tuple[int, ...], ...]]] = Counter()
+    for seed in range(2800):
+        random.seed(seed)
+        bot = cls("x", 2, 3, [[[1, 2]]])
+        row, col, matrix = bot.play([])
+        counts[(row, col, as_matrix(matrix))] += 1
+    legal = {(m.row, m.col, m.matrix) for m in RULES.legal_moves(state) if isinstance(m, Place)}
+    assert set(counts) == legal and len(legal) == 14
+    assert all(140 <= n <= 260 for n in counts.values()), counts  # 200 expected, sigma about 14
+
+
+def gains(state: State) -> list[tuple[int, int]]:
+    """(points, card area) of every legal placement, by the referee."""
+    out = []
+    for move in RULES.legal_moves(state):
+        if isinstance(move, Place):
+            out.append((RULES.apply(state, move).placed[-1].gain, move.height * move.width))
+    return out
+
+
+@pytest.mark.parametrize("settings", [{}, {"cards": "random", "rows": 9, "cols": 10}])
+def test_greedy_plays_the_best_immediate_score_and_then_the_larger_card(settings: dict[str, Any]) -> None:
+    for seed in range(6):
+        result = play_local([player("greedy"), player("brute")], settings, seed)
+        state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
+        for move in result.moves:
+            if RULES.to_move(state) == 0 and isinstance(move, Place) and state.placed:
+                options = gains(state)
+                best = max(g for g, _ in options)
+                after = RULES.apply(state, move)
+                assert after.placed[-1].gain == best
+                assert move.height * move.width == max(a for g, a in options if g == best)
+            state = RULES.apply(state, move)
+
+
+def test_strong_computes_the_opponents_best_reply_exactly() -> None:
+    strong = module("strong")
+    rng = random.Random(5)
+    checked = 0
+    for seed, settings in enumerate([{}, {"cards": "tournament"}, {"cards": "random"}] * 2):
+        result = play_local([player("greedy"), player("greedy")], settings, seed)
+        state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
+        board = strong.Board(state.rows, state.cols)
+        hand = strong.Hand([[list(r) for r in m] for m in state.deck.cards])
+        for move in result.moves:
+            if isinstance(move, Place):
+                board.place(move.row, move.col, move.matrix)
+            if not board.placed or rng.random() < 0.75:
+                continue
+            shapes = hand.by_shape()
+            replies = strong.Replies(board, shapes)
+            mine = strong.all_moves(board, shapes)
+            for _score, row, col, o in rng.sample(mine, min(12, len(mine))):
+                trial = board.copy()
+                trial.place(row, col, o.matrix)
+                exact = strong.best_gain(trial, shapes)
+                assert replies.after(row, col, o, strong.merged_roots(board, row, col, o)) == exact
+                assert replies.floor(row, col, o) <= exact
+                checked += 1
+    assert checked > 250
+
+
+def test_strong_beats_greedy_on_the_course_setting() -> None:
+    wins = 0
+    for game in range(24):
+        seat = game % 2
+        players = [player("strong"), player("greedy")] if seat == 0 else [player("greedy"), player("strong")]
+        result = play_local(players, {}, game // 2)
+        wins += result.winner == seat
+    assert wins >= 15  # measured: about 74 % (bench/bench_streky_strength.py)
+
+
+def test_players_record_the_opponents_cards() -> None:
+    bot = player("greedy")("x", 5, 5, [[[1, 1]], [[2]]])
+    bot.play([0, 0, [[1], [1]]])
+    assert bot.theirs.left == [0, 1] and bot.mine.left[0] + bot.mine.left[1] == 1
+    assert len(bot.cardsOnDesk) == 2
