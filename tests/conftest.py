@@ -9,31 +9,27 @@ from pathlib import Path
 
 import pytest
 
-from harness.sandbox.process import WORKER
-
 REPO = Path(__file__).resolve().parents[1]
 BOTS = Path(__file__).resolve().parent / "bots"
 
 
 def bot_processes() -> list[int]:
-    """Pids of live (non-zombie) processes running the harness's bot worker."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(WORKER).encode() in cmdline and state != "Z":
-            found.append(int(entry))
-    return found
+    """Pids of live (non-zombie) processes of bots started by this test process.
+
+    A bot's process need not run the worker's command line (under bubblewrap the tree's root is
+    ``bwrap``; a grandchild could be anything), so the markers are its cgroup, its environment,
+    its working directory and command line (see ``tests/hostile/leftovers.py``). They carry this
+    process's pid: bots of other test runs on the same machine are not counted.
+    """
+    from tests.hostile.leftovers import bot_processes as owned
+
+    return sorted(owned())
 
 
 def bot_dirs() -> set[str]:
-    """The bots' temporary working directories that exist now."""
-    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith("harness-bot-")}
+    """The bots' temporary working directories that exist now (this process's bots only)."""
+    prefix = f"harness-bot-{os.getpid()}-"
+    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith(prefix)}
 
 
 @pytest.fixture

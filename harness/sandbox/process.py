@@ -1,99 +1,56 @@
 """The parent's handle on one bot process: spawn, call with a deadline, kill, capture output.
 
-One :class:`BotProcess` is one fresh child for one bot in one game. The parent alone decides
-about time: it measures every call from the moment the request is written until the whole
-reply is read, and kills the child's process group (and its cgroup, where there is one) when
-a call runs past its limit plus a small grace.
+One :class:`BotProcess` is one fresh child for one bot in one game, under bubblewrap where it
+works (:mod:`harness.sandbox.bubblewrap`), else a plain process; in its own cgroup where the
+machine allows (:mod:`harness.sandbox.cgroup`). The parent alone decides about time: it
+measures every call from the moment the request is written until the whole reply is read
+(wall clock) and reads the CPU time of the bot's whole process tree itself; it kills the
+bot when a call runs past its limit plus a small grace. While another bot's call runs, the bot
+is stopped (SIGSTOP; SIGCONT with its next request), so it cannot compute on its opponent's time.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import func_timeout
-
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
-from harness.sandbox import wire
-from harness.sandbox.cgroup import PidsCgroup
+from harness.sandbox import bubblewrap, wire
+from harness.sandbox.cgroup import BotCgroup
+from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
+from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter
 
 WORKER = Path(__file__).with_name("worker.py")
+BOT_SIDE_FILES = tuple(WORKER.with_name(n) for n in ("worker.py", "wire.py", "guard.py"))
+BWRAP_TASKS = 2  # bubblewrap's own processes in the bot's cgroup (outside monitor, namespace init)
+NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
-# The child runs with -S: no .pth files run at its start-up (they cost 50-100 ms here, and
-# they would let a bot import the harness itself); it gets the folder of the packages it
-# needs (func_timeout) on sys.path instead.
-SITE_DIRS = sorted({str(Path(func_timeout.__file__).resolve().parents[1])})
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Limits for one bot in one game. Times are seconds of wall clock per call."""
-
-    init: float = 1.0  # the constructor and each setup call (e.g. Quoridor's initialization)
-    move: float = 1.0  # each call of a turn
-    load: float = 5.0  # importing player.py (module-level code)
-    grace: float = 0.25  # the parent kills this long after a limit if the bot has not answered
-    memory_bytes: int = 1 << 30  # address space (RLIMIT_AS)
-    max_tasks: int = 8  # processes + threads, where a pids cgroup is available
-    answer_bytes: int = 1 << 20  # largest reply frame accepted
-    output_bytes: int = 64 << 10  # stdout and stderr kept per stream per game
-
-    def for_call(self, kind: str) -> float:
-        """The limit that applies to a call of ``kind`` ("init", "move" or "load")."""
-        return {"init": self.init, "move": self.move, "load": self.load}[kind]
-
-    def with_game(self, game: GameSpec) -> Limits:
-        """These limits with the game's own call limits."""
-        return replace(self, init=game.init_limit, move=game.move_limit)
-
-
-@dataclass
-class CallResult:
-    """What one call to the bot produced, as the parent measured it."""
-
-    ok: bool
-    value: Any = None
-    verdict: Verdict | None = None
-    reason: str = ""
-    wall: float = 0.0
-    cpu: float | None = None
-    info: dict[str, Any] = field(default_factory=dict)
-    traceback: str = ""
-
-
-@dataclass
-class CapturedOutput:
-    """The first bytes a bot wrote to one of its streams, and how many more were dropped."""
-
-    data: bytearray = field(default_factory=bytearray)
-    dropped: int = 0
-
-    def add(self, chunk: bytes, cap: int) -> None:
-        room = max(0, cap - len(self.data))
-        self.data += chunk[:room]
-        self.dropped += max(0, len(chunk) - room)
-
-    def text(self) -> str:
-        text = self.data.decode("utf-8", "replace")
-        return text + (f"\n[... {self.dropped} more bytes dropped]" if self.dropped else "")
+_POSIX = os.name == "posix"
+_TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
 
 
 def _scrubbed_env(home: Path) -> dict[str, str]:
     # Nothing of the parent's environment reaches the bot: no tokens, no paths to the store.
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home),
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+
+
+def _func_timeout_parent() -> str:
+    import func_timeout
+
+    return os.path.dirname(os.path.dirname(os.path.realpath(func_timeout.__file__)))
 
 
 class BotProcess:
@@ -109,11 +66,22 @@ class BotProcess:
         self.filename = filename
         self.proc: subprocess.Popen[bytes] | None = None
         self.root: Path | None = None
-        self.cgroup: PidsCgroup | None = None
+        self.cgroup: BotCgroup | None = None
         self.stdout = CapturedOutput()
         self.stderr = CapturedOutput()
         self.dead: CallResult | None = None  # set once the process is gone or was killed
+        self.bwrap = False  # True once running under bubblewrap
+        self.meter: CpuMeter = CpuMeter()
         self._buf = bytearray()
+        self._req_w: int | None = None  # our ends of the request and reply pipes
+        self._rep_r: int | None = None
+        self._seq = 0
+        self._ready = False  # the worker said hello and its tree is in the cgroup
+        self._worker_pid: int | None = None
+        self._paused = False
+        self._flood: str | None = None  # why the bot's output broke a cap, once it did
+        self._out_call = 0
+        self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -123,27 +91,35 @@ class BotProcess:
         self.close()
 
     def _spawn(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix=f"harness-bot-{os.getpid()}-"))  # owner pid: see sweep_stale_dirs
+        # Named after the owner's pid: a sweep can tell a dead harness's folders from live ones.
+        self.root = Path(tempfile.mkdtemp(prefix=f"harness-bot-{os.getpid()}-"))
         code, work = self.root / "code", self.root / "work"
         code.mkdir()
         work.mkdir()
         (code / self.filename).write_bytes(self.source)
+        self.bwrap = use_bwrap(self.limits.isolation)
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
+        if self.bwrap:
+            prefix = bubblewrap.command(bubblewrap.support().path or "bwrap", userns=bubblewrap.support().userns,
+                                        code_dir=code, work_dir=work, botapi_dir=self.game.botapi_dir,
+                                        worker_files=BOT_SIDE_FILES, work_bytes=self.limits.work_bytes)
+            argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(WORKER),
+                    str(req_r), str(rep_w), bubblewrap.LIB_MOUNT]
+        else:
+            argv = [sys.executable, "-I", "-S", "-B", str(WORKER), str(req_r), str(rep_w), _func_timeout_parent()]
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(WORKER), str(req_r), str(rep_w), *SITE_DIRS],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=work, env=_scrubbed_env(work), pass_fds=(req_r, rep_w),
                 start_new_session=True, close_fds=True)
         finally:
             os.close(req_r)
             os.close(rep_w)
-        pid = self.proc.pid
-        # Limits are set from outside before the worker runs any bot code (it waits for "load").
-        resource.prlimit(pid, resource.RLIMIT_AS, (self.limits.memory_bytes, self.limits.memory_bytes))
-        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
-        self.cgroup = PidsCgroup.create(pid, self.limits.max_tasks)
+        if self.limits.cgroups:
+            extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + func_timeout's stopper thread
+            memory = self.limits.memory_bytes + (self.limits.work_bytes if self.bwrap else 0) + (64 << 20)
+            self.cgroup = BotCgroup.create(self.limits.max_tasks + extra, memory)
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._streams = {self.proc.stdout.fileno(): self.stdout, self.proc.stderr.fileno(): self.stderr}
         self._poll = select.poll()
@@ -157,27 +133,64 @@ class BotProcess:
             return
         try:
             self._spawn()
-        except OSError as exc:
+        except (OSError, IsolationUnavailable, ValueError, AttributeError) as exc:
+            # AttributeError: a platform without select.poll or process groups (Windows).
             self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot start the bot: {exc}")
+
+    def _handshake(self) -> CallResult | None:
+        """Wait for the worker's hello; put its whole process tree into the cgroup; set the meter."""
+        assert self.proc is not None
+        frame = self._read_reply(time.perf_counter() + max(10.0, self.limits.load))
+        if frame is None or frame is _EOF or isinstance(frame, CallResult) or not _is_hello(frame):
+            self._kill()
+            self._drain_streams()
+            detail = self.stderr.text().strip().splitlines()[-1:] or ["no hello from the worker"]
+            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR,
+                                   reason=f"the bot's process did not start ({'; '.join(detail)[:500]})")
+            return self.dead
+        tree = _process_tree(self.proc.pid)
+        self._worker_pid = tree[-1] if tree else self.proc.pid
+        if self.cgroup is not None:
+            try:
+                self.cgroup.enroll(tree)
+            except OSError:
+                self.cgroup.remove()
+                self.cgroup = None
+        if self.cgroup is not None and self.cgroup.cpu_ns() is not None:
+            self.meter = CgroupMeter(self.cgroup)
+        elif sys.platform.startswith("linux"):
+            self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
+        self._ready = True
+        return None
 
     def load(self) -> CallResult:
         """Import the bot's module (starting the process if needed); ``value`` lists its methods."""
         self.start()
         if self.dead is not None:
             return self.dead
+        if not self._ready and self._handshake() is not None:
+            assert self.dead is not None
+            return self.dead
         botapi = [str(self.game.botapi_dir)] if self.game.botapi_dir else []
         assert self.root is not None
+        lim = self.limits
         request = {"op": "load", "path": str(self.root / "code" / self.filename),
+                   "work": str(self.root / "work"),
                    "sys_path": [*botapi, str(self.root / "code")],
                    "wire": {k: list(v) for k, v in self.game.wire_classes.items()},
-                   "seed": self.seed, "limit": self.limits.load, "class": self.game.student_class,
-                   "forbidden": sorted(self.game.forbidden_imports)}
-        return self._roundtrip(request, self.limits.load, "import of player.py")
+                   "seed": self.seed, "limit": lim.load, "class": self.game.student_class,
+                   "forbidden": sorted(self.game.forbidden_imports),
+                   "rlimits": {"AS": lim.memory_bytes, "NOFILE": lim.open_files, "FSIZE": lim.file_bytes,
+                               "CORE": 0},
+                   "max_threads": max(1, lim.max_tasks - 1)}
+        return self._roundtrip(request, lim.load, "import of player.py")
 
     def call(self, call: Call) -> CallResult:
         """Make one call on the bot (see :class:`harness.games.base.Call`)."""
         if self.dead is not None:
             return self.dead
+        if not self._ready:
+            return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason="call before load")
         limit = self.limits.for_call(call.limit)
         what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
         request = {"op": "call", "method": call.method, "args": list(call.args), "limit": limit}
@@ -185,18 +198,23 @@ class BotProcess:
 
     def close(self) -> None:
         """Kill the process tree, collect the remaining output and delete the working directory."""
+        if getattr(_TURN, "bot", None) is self:
+            _TURN.bot = None
         if self.proc is not None:
             self._kill()
             self._drain_streams()
             for f in (self.proc.stdout, self.proc.stderr):
                 if f is not None:
                     f.close()
-            for fd in (self._req_w, self._rep_r):
+            self.proc = None
+        for fd in (self._req_w, self._rep_r):
+            if fd is not None:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-            self.proc = None
+        self._req_w = self._rep_r = None
+        self.meter.close()
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
@@ -204,16 +222,56 @@ class BotProcess:
             shutil.rmtree(self.root, ignore_errors=True)
             self.root = None
 
+    def _signal(self, sig: int, group: bool = True) -> None:
+        """Send ``sig`` to the bot's worker (which may have left its group) and, if ``group``, the group."""
+        if self.proc is None:
+            return
+        for send, target in ((os.killpg, self.proc.pid if group else None), (os.kill, self._worker_pid)):
+            if target is None or (send is os.kill and group and target == self.proc.pid):
+                continue
+            try:
+                send(target, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def _take_turn(self) -> None:
+        """Stop the bot that ran last in this thread (its turn is over); this one is woken by the caller.
+
+        Stopping lazily, when another bot's call starts, costs nothing while one bot gets
+        several calls in a row (Quoridor's ``opponent_move`` then ``make_move``), and stops a
+        bot exactly while its opponent is being timed. Per thread: games played in parallel
+        threads of one process do not stop each other's bots.
+        """
+        previous = getattr(_TURN, "bot", None)
+        if previous is not self:
+            if previous is not None:
+                previous._pause()
+            _TURN.bot = self
+
+    def _pause(self) -> None:
+        if self.limits.pause and _POSIX and not self._paused and self.dead is None and self.proc is not None:
+            self._signal(signal.SIGSTOP, group=False)
+            self._paused = True
+
+    def _resume(self) -> None:
+        if self._paused:
+            self._signal(signal.SIGCONT, group=False)
+            self._paused = False
+
     def _kill(self) -> None:
         proc = self.proc
         if proc is None:
             return
         if self.cgroup is not None:
             self.cgroup.kill_all()
+        if _POSIX:
+            self._signal(signal.SIGKILL)
+            self._signal(signal.SIGCONT)
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+            proc.kill()
+        except OSError:
             pass
+        self._paused = False
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail like this
@@ -222,82 +280,165 @@ class BotProcess:
 
     # ---- one request, one reply, a deadline ----------------------------------------------
     def _roundtrip(self, request: dict[str, Any], limit: float, what: str) -> CallResult:
+        lim = self.limits
         try:
             if "args" in request:
                 request["args"] = wire.encode_value(request["args"], object_fields=_describe_wire_object)
+            self._seq += 1
+            request.update(seq=self._seq, policy=lim.policy, backstop=limit * lim.backstop)
             payload = json.dumps(request).encode()
         except (wire.WireError, TypeError, ValueError) as exc:
             return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode {what}: {exc}")
+        self._take_turn()
+        self._out_call = 0
+        # The CPU clock is read once per call: at its end. Whatever the bot's tree used since its
+        # previous call ended (nothing while it was stopped) is charged to this call.
+        cpu0 = self._cpu_mark if self._cpu_mark is not None else self.meter.read()
         start = time.perf_counter()
         try:
-            wire.write_frame(self._req_w, payload)
-        except (BrokenPipeError, OSError):
+            # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
+            # the empty pipe's atomic size is written first, so the bot wakes once, to find it;
+            # a larger one after, since writing it may wait for the bot to read.
+            if len(payload) + wire.HEADER.size <= getattr(select, "PIPE_BUF", 512):
+                wire.write_frame(self._req_w, payload)
+                self._resume()
+            else:
+                self._resume()
+                wire.write_frame(self._req_w, payload)
+        except OSError:
             return self._died(what, time.perf_counter() - start)
-        deadline = start + limit + self.limits.grace
-        frame = self._read_reply(deadline)
+        outcome = self._await(start, limit, cpu0)
         wall = time.perf_counter() - start
-        if frame is _EOF:
+        cpu1 = self._cpu_mark = self.meter.read()
+        measured = None if cpu0 is None or cpu1 is None else max(0.0, cpu1 - cpu0)
+        if isinstance(outcome, str):  # a clock ran out
+            return self._overtime(what, limit, wall, measured, outcome)
+        if outcome is _EOF:
             return self._died(what, wall)
-        if frame is None:
-            if self.proc is not None and self.proc.poll() is None:
-                self._kill()
-                self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall,
-                                       reason=f"{what} did not return within {limit:g} s; "
-                                              f"killed after {wall:.2f} s")
-                return self.dead
-            return self._died(what, wall)
-        if isinstance(frame, CallResult):
-            return frame
+        if isinstance(outcome, CallResult):
+            outcome.wall, outcome.cpu = wall, measured
+            return outcome
+        return self._judge(outcome, what, limit, wall, measured)
+
+    def _await(self, start: float, limit: float, cpu0: float | None) -> Any:
+        """The reply frame, ``_EOF``, a verdict (``CallResult``), or the clock that ran out."""
+        lim = self.limits
+        if lim.policy == "wall":
+            wall_deadline, cpu_cap = start + limit + lim.grace, None
+        else:
+            wall_deadline, cpu_cap = start + limit * lim.backstop + lim.grace, limit + lim.grace
+        while True:
+            now = time.perf_counter()
+            if now >= wall_deadline:
+                return "wall"
+            until = wall_deadline
+            if cpu_cap is not None and cpu0 is not None:
+                now_cpu = self.meter.read()
+                used = 0.0 if now_cpu is None else now_cpu - cpu0
+                if used > cpu_cap:
+                    return "cpu"
+                until = min(until, now + max(0.005, (cpu_cap - used) / NCPU))
+            frame = self._read_reply(until)
+            if frame is not None:
+                return frame
+
+    def _judge(self, frame: bytes, what: str, limit: float, wall: float, measured: float | None) -> CallResult:
+        """Turn a reply frame into a result, applying the policy's clocks."""
+        lim = self.limits
         try:
             reply = wire.parse(frame)
-            if isinstance(reply, dict) and "value" in reply:
+            if not isinstance(reply, dict):
+                raise wire.WireError("not an object")
+            if reply.get("seq") != self._seq:
+                return self._tamper(f"{what}: a reply out of sequence (seq {str(reply.get('seq'))[:20]}, "
+                                    f"expected {self._seq})", wall, measured)
+            if "value" in reply:
                 reply["value"] = wire.decode_value(reply["value"], _build_wire_object)
         except wire.WireError as exc:
-            self._kill()
-            self.dead = CallResult(False, verdict=Verdict.BAD_ANSWER, wall=wall,
-                                   reason=f"{what}: unreadable reply from the bot's process ({exc})")
-            return self.dead
-        if not isinstance(reply, dict):
-            self._kill()
-            self.dead = CallResult(False, verdict=Verdict.BAD_ANSWER, wall=wall,
-                                   reason=f"{what}: malformed reply from the bot's process")
-            return self.dead
-        cpu = reply.get("cpu")
-        cpu = float(cpu) if isinstance(cpu, (int, float)) and not isinstance(cpu, bool) else None
+            return self._tamper(f"{what}: an unreadable reply ({exc})", wall, measured)
+        reported = reply.get("cpu")
+        reported = float(reported) if isinstance(reported, (int, float)) and not isinstance(reported, bool) else None
+        cpu = self.meter.judge(measured, reported)
         if not reply.get("ok"):
             verdict = _verdict(reply.get("verdict"))
+            clock = reply.get("clock") if reply.get("clock") in POLICIES else None
             result = CallResult(False, verdict=verdict, reason=str(reply.get("reason", ""))[:2000],
-                                wall=wall, cpu=cpu, traceback=str(reply.get("traceback", "")))
+                                wall=wall, cpu=cpu, traceback=str(reply.get("traceback", "")), clock=clock)
             if verdict is Verdict.TIMEOUT:
+                result.clock = result.clock or lim.policy
+                result.reason += _measured(wall, cpu)
                 self._kill()  # its thread may still run; nothing it does from now on counts
                 self.dead = result
+            elif verdict is Verdict.HARNESS_ERROR:
+                self._kill()
+                self.dead = result
             return result
-        if wall > limit:
-            # The parent's clock is the authority: an answer that came late is a timeout.
+        over = None
+        if lim.policy == "wall" and wall > limit:
+            over = ("wall", f"{what} took {wall:.3f} s of wall-clock time, over the {limit:g} s limit")
+        elif lim.policy == "cpu" and cpu is not None and cpu > limit:
+            over = ("cpu", f"{what} took {cpu:.3f} s of CPU time, over the {limit:g} s limit "
+                           f"({wall:.3f} s of wall-clock time)")
+        elif lim.policy == "cpu" and wall > limit * lim.backstop:
+            over = ("wall", f"{what} took {wall:.3f} s of wall-clock time, over the "
+                            f"{limit * lim.backstop:g} s backstop of the CPU-time policy")
+        if over is not None:
+            # The parent's clocks are the authority: an answer that came late is a timeout.
             self._kill()
-            self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu,
-                                   reason=f"{what} took {wall:.3f} s, over the {limit:g} s limit")
+            self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=over[1], clock=over[0])
             return self.dead
         info = reply.get("info")
         return CallResult(True, value=reply.get("value"), wall=wall, cpu=cpu,
                           info=info if isinstance(info, dict) else {})
 
+    def _overtime(self, what: str, limit: float, wall: float, cpu: float | None, clock: str) -> CallResult:
+        """No reply before a clock ran out: kill, and say which clock and by how much."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self._died(what, wall)
+        stopped = _is_stopped(self._worker_pid)
+        self._kill()
+        lim = self.limits
+        spent = "" if cpu is None else f", having used {cpu:.2f} s of CPU time"
+        if clock == "cpu":
+            reason = (f"{what} used more than {limit:g} s of CPU time "
+                      f"({cpu or 0:.2f} s when killed after {wall:.2f} s of wall-clock time)")
+        elif lim.policy == "cpu":
+            reason = (f"{what} did not return within the wall-clock backstop of {limit * lim.backstop:g} s "
+                      f"({lim.backstop:g}x the {limit:g} s CPU-time limit); killed after {wall:.2f} s{spent}")
+        else:
+            reason = f"{what} did not return within {limit:g} s; killed after {wall:.2f} s{spent}"
+        if stopped:
+            reason += " (its process was stopped: it sent itself SIGSTOP?)"
+        self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=reason, clock=clock)
+        return self.dead
+
+    def _tamper(self, reason: str, wall: float, cpu: float | None) -> CallResult:
+        self._kill()
+        self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, wall=wall, cpu=cpu,
+                               reason=f"{reason}: the bot tampered with the harness's reply channel")
+        return self.dead
+
     def _read_reply(self, deadline: float) -> bytes | CallResult | object | None:
         """Read one whole frame before ``deadline``, draining stdout/stderr meanwhile.
 
         Returns the frame, ``None`` at the deadline, ``_EOF`` when the channel closed, or a
-        ``CallResult`` when the bot's process sent a frame over the answer cap.
+        ``CallResult`` when the bot broke a cap (a frame over the answer cap, an output flood).
         """
         need = wire.HEADER.size
         while True:
+            if self._flood is not None:
+                self._kill()
+                self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=self._flood)
+                return self.dead
             if len(self._buf) >= need:
                 if need == wire.HEADER.size:
                     (length,) = wire.HEADER.unpack(self._buf[:need])
                     if length > self.limits.answer_bytes + 4096:
                         self._kill()
-                        self.dead = CallResult(False, verdict=Verdict.BAD_ANSWER,
-                                               reason=f"answer of {length} bytes exceeds the cap of "
-                                                      f"{self.limits.answer_bytes} bytes")
+                        self.dead = CallResult(False, verdict=Verdict.FORBIDDEN,
+                                               reason=f"a reply frame of {length} bytes, over the cap of "
+                                                      f"{self.limits.answer_bytes + 4096} bytes: the bot "
+                                                      f"tampered with the harness's reply channel")
                         return self.dead
                     need += length
                     continue
@@ -328,10 +469,17 @@ class BotProcess:
             self._poll.unregister(fd)  # the bot closed it; a closed pipe would poll ready forever
             return
         self._streams[fd].add(chunk, self.limits.output_bytes)
+        self._out_call += len(chunk)
+        lim = self.limits
+        if self._flood is None and self._out_call > lim.output_call_bytes:
+            self._flood = (f"the bot wrote more than {mib(lim.output_call_bytes)} of output during one call "
+                           f"(the cap per call)")
+        elif self._flood is None and self.stdout.total + self.stderr.total > lim.output_game_bytes:
+            self._flood = f"the bot wrote more than {mib(lim.output_game_bytes)} of output in this game (the cap per game)"
 
     def _drain_streams(self) -> None:
         for fd in list(self._streams):
-            for _ in range(1 << 14):  # bounded: a dead process's pipe ends after what it held
+            for _ in range(64):  # bounded: what a dead process's pipe still holds (64 KiB per read)
                 try:
                     chunk = os.read(fd, 1 << 16)
                 except (BlockingIOError, OSError):
@@ -349,7 +497,14 @@ class BotProcess:
                 code = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 self._kill()
-                code = proc.returncode
+                code = None
+        if self.bwrap and code is not None and code > 128:
+            code = -(code - 128)  # bubblewrap reports a child killed by signal N as exit code 128 + N
+        if self.cgroup is not None and self.cgroup.oom_killed():
+            self.dead = CallResult(False, verdict=Verdict.MEMORY, wall=wall,
+                                   reason=f"the bot's process was killed at the memory cap "
+                                          f"({mib(self.limits.memory_bytes)}) during {what}")
+            return self.dead
         if code is None:
             reason = f"{what}: the bot closed its channel to the harness"
         elif code < 0:
@@ -362,8 +517,66 @@ class BotProcess:
 
     @property
     def pid(self) -> int | None:
-        """The bot's process id while it runs."""
+        """The bot's process id while it runs (under bubblewrap: bubblewrap's, the tree's root)."""
         return self.proc.pid if self.proc is not None else None
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The process that runs the bot's code, once it has started."""
+        return self._worker_pid if self.proc is not None else None
+
+
+def _is_hello(frame: Any) -> bool:
+    try:
+        message = wire.parse(frame)
+    except wire.WireError:
+        return False
+    return isinstance(message, dict) and message.get("hello") is True
+
+
+def _children(pid: int) -> list[int]:
+    """``pid``'s children, from /proc/<pid>/task/*/children, else from every process's parent."""
+    try:
+        kids = []
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                kids += [int(x) for x in f.read().split()]
+        return kids
+    except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN: scan the table
+        kids = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if entry.isdigit() and int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+        return kids
+    except (OSError, ValueError):
+        return []
+
+
+def _process_tree(root: int) -> list[int]:
+    """``root`` and its descendants, parents first (Linux /proc; just ``root`` elsewhere)."""
+    found, i = [root], 0
+    while i < len(found) and os.path.isdir("/proc"):
+        found += _children(found[i])
+        i += 1
+    return found
+
+
+def _is_stopped(pid: int | None) -> bool:
+    if pid is None:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+    except (OSError, IndexError):
+        return False
+
+
+def _measured(wall: float, cpu: float | None) -> str:
+    return f"; {wall:.2f} s of wall-clock time" + ("" if cpu is None else f", {cpu:.2f} s of CPU time")
 
 
 def _verdict(name: Any) -> Verdict:
@@ -383,4 +596,4 @@ def _build_wire_object(name: Any, type_name: str, fields: dict[str, Any]) -> Wir
     return WireObject(cls=name if isinstance(name, str) else None, fields=fields, type_name=type_name)
 
 
-__all__ = ["BotProcess", "CallResult", "CapturedOutput", "Limits"]
+__all__ = ["BotProcess", "CallResult", "CapturedOutput", "Limits", "WORKER"]

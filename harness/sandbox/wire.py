@@ -23,6 +23,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 HEADER = struct.Struct(">I")
+# Bound at import: in the bot's process this runs before any bot code, so a bot that replaces
+# os.write/os.read (for its own reasons or to meddle) does not change how the worker talks.
+_os_write = os.write
+_os_read = os.read
 MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
 MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
 
@@ -40,7 +44,7 @@ def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,
           max_bytes: int | None = None) -> bytes:
     """Encode ``value`` as tagged JSON bytes (see :func:`encode_value`), refusing over ``max_bytes``."""
     try:
-        data = json.dumps(encode_value(value, wire_classes, object_fields),
+        data = json.dumps(encode_value(value, wire_classes, object_fields, max_chars=max_bytes),
                           separators=(",", ":"), allow_nan=False).encode()
     except RecursionError as exc:  # pragma: no cover - MAX_DEPTH keeps us well clear of it
         raise WireError("answer nested too deeply") from exc
@@ -51,16 +55,19 @@ def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,
 
 def encode_value(value: Any, wire_classes: Mapping[type, str] | None = None,
                  object_fields: Callable[[Any], tuple[str | None, str, Mapping[str, Any]] | None] | None = None,
-                 ) -> Any:
+                 max_chars: int | None = None) -> Any:
     """``value`` as a JSON-serialisable tagged structure.
 
     ``wire_classes`` maps classes that may cross the wire to their wire names (child side).
     ``object_fields`` lets the parent encode its own stand-ins (``WireObject``) for such
     objects: it returns ``(wire name, type name, fields)`` or ``None`` if not a stand-in.
+    ``max_chars`` caps the total length of the strings (checked before any JSON is built, so
+    an enormous string is refused at once rather than serialised first).
     Raises :class:`WireError` for cycles, excessive depth or size, or unencodable floats.
     """
     classes = wire_classes or {}
     budget = [MAX_NODES]
+    chars = [max_chars if max_chars is not None else -1]
     active: set[int] = set()
 
     def enc(v: Any, depth: int) -> Any:
@@ -70,6 +77,11 @@ def encode_value(value: Any, wire_classes: Mapping[type, str] | None = None,
         if depth > MAX_DEPTH:
             raise WireError(f"answer nested deeper than {MAX_DEPTH} levels")
         t = type(v)
+        if t is str and chars[0] >= 0:
+            chars[0] -= len(v)
+            if chars[0] < 0:
+                raise WireError(f"answer too large (more than {max_chars} characters of text)")
+            return v
         if v is None or t is bool or t is str:
             return v
         if t is int:
@@ -174,7 +186,7 @@ def write_frame(fd: int, payload: bytes) -> None:
     """Write one whole frame to a blocking file descriptor."""
     view = memoryview(frame(payload))
     while view:
-        written = os.write(fd, view)
+        written = _os_write(fd, view)
         view = view[written:]
 
 
@@ -182,7 +194,7 @@ def read_exact(fd: int, n: int) -> bytes:
     """Read exactly ``n`` bytes from a blocking descriptor; raise EOFError if it closes first."""
     chunks = []
     while n:
-        chunk = os.read(fd, n)
+        chunk = _os_read(fd, n)
         if not chunk:
             raise EOFError("channel closed")
         chunks.append(chunk)

@@ -1,20 +1,26 @@
 """The bot-side worker: runs in the bot's own process and calls the bot's code on request.
 
 Started by :class:`harness.sandbox.process.BotProcess` as
-``python -I worker.py REQUEST_FD REPLY_FD``. It speaks :mod:`wire` frames over two pipes that
-are not stdin/stdout (the bot's prints go to stdout/stderr, which the parent captures).
+``python -I -S -B worker.py REQUEST_FD REPLY_FD [LIB_DIR]`` (under bubblewrap where available).
+It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
+stdout/stderr, which the parent captures). ``LIB_DIR`` holds ``func_timeout``.
 
-Requests (JSON objects) and what the worker does:
+The worker first sends ``{"hello": true, "seq": 0}``; then it serves requests, each a JSON
+object with a ``seq`` number that its reply echoes:
 
-* ``{"op": "load", "path", "sys_path", "wire", "seed", "limit", "class", "forbidden"}``:
-  seed ``random``, import the bot's module, find its class; reply with its public methods.
-* ``{"op": "call", "method", "args", "limit"}``: construct (``__init__``), set an attribute
-  (``setattr``) or call a method, under ``func_timeout``; reply with the encoded answer.
+* ``{"op": "load", "path", "work", "sys_path", "wire", "seed", "limit", "policy", "backstop",
+  "class", "forbidden", "rlimits", "max_threads"}``: apply the resource limits, arm the guard
+  (:mod:`guard`), seed ``random``, import the bot's module, find its class; reply with its
+  public methods.
+* ``{"op": "call", "method", "args", "limit", "policy", "backstop"}``: construct
+  (``__init__``), set an attribute (``setattr``) or call a method; reply with the encoded answer.
 * ``{"op": "quit"}``: exit.
 
-The worker's own stop (``func_timeout``) exists to say *where* a slow bot was stuck; the
-parent's kill at the limit plus a grace is the authority on time. Process creation and the
-game's forbidden imports are refused through an audit hook and reported as ``forbidden``.
+Every piece of bot code runs on one thread (the bot thread), and so does everything that can
+run bot code indirectly: encoding the answer, printing an exception, reading attributes,
+dropping the bot's objects. The main thread only moves plain values. The worker's own stop
+(``func_timeout``) exists to say *where* a slow bot was stuck; the parent's kill is the
+authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
 """
 
 from __future__ import annotations
@@ -28,159 +34,147 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from types import FrameType, ModuleType, TracebackType
 from typing import Any
 
 # Bound now, before any bot code runs, so a bot that monkeypatches these modules cannot
 # change what the worker measures or how it talks to the parent.
 _cpu_clock = time.process_time
-_write = os.write
+_wall_clock = time.perf_counter
 _exit = os._exit
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _load_wire() -> ModuleType:
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wire.py")
-    spec = importlib.util.spec_from_file_location("_harness_wire", path)
+def _load(filename: str, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, filename))
     assert spec is not None and spec.loader is not None  # our own file: always present
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-wire = _load_wire()
-sys.path.extend(p for p in sys.argv[3:] if p not in sys.path)  # -S: the parent names site-packages
-from func_timeout import FunctionTimedOut  # noqa: E402  (after wire: stdlib first)
-from func_timeout.StoppableThread import StoppableThread  # noqa: E402
+wire = _load("wire.py", "_harness_wire")
+guard_module = _load("guard.py", "_harness_guard")
 
 MAX_ANSWER_BYTES = 1 << 20
 REASON_CHARS = 2000
-
-# Audit events that start a process. ctypes would let a bot bypass the hook altogether.
-_PROCESS_EVENTS = {
-    "os.fork": "os.fork", "os.forkpty": "os.forkpty", "os.system": "os.system",
-    "os.exec": "os.exec*", "os.posix_spawn": "os.posix_spawn", "os.spawn": "os.spawn*",
-    "subprocess.Popen": "subprocess.Popen", "pty.spawn": "pty.spawn",
-}
+NCPU = os.cpu_count() or 1
+Reply = dict[str, Any]
 
 
-class Forbidden(RuntimeError):
-    """Raised inside the bot when it does something the sandbox refuses."""
+def _plain(text: Any, limit: int = 300) -> str:
+    """``text`` if it is a genuine ``str`` (never a bot's subclass), shortened."""
+    if type(text) is not str:
+        return "<unprintable>"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class BotThread:
     """The one thread that runs all of the bot's code, stoppable through ``func_timeout``.
 
     A persistent thread costs a hand-off per call (about 20 us) where ``func_timeout()``
-    would start a new thread per call (about 130 us); two C-level queues make the hand-off; the stop is ``func_timeout``'s own
-    (``StoppableThread``: an asynchronous ``FunctionTimedOut`` raised inside the bot's code).
+    would start a new thread per call (about 130 us); two C-level queues make the hand-off;
+    the stop is ``func_timeout``'s own (``StoppableThread``: an asynchronous
+    ``FunctionTimedOut`` raised inside the bot's code).
     """
 
-    def __init__(self, worker: Worker) -> None:
-        self.worker = worker
-        self.jobs: queue.SimpleQueue[tuple[Any, tuple[Any, ...]]] = queue.SimpleQueue()
+    def __init__(self, stoppable: type) -> None:
+        self.jobs: queue.SimpleQueue[Callable[[], Reply]] = queue.SimpleQueue()
         self.results: queue.SimpleQueue[bool] = queue.SimpleQueue()  # C-level: the fastest hand-off
-        self.value: Any = None
-        self.exc: BaseException | None = None
+        self.outcome: Reply = {}
         self.ident: int | None = None
-        self.thread = StoppableThread(target=self.loop, name="bot", daemon=True)
+        self.thread = stoppable(target=self.loop, name="bot", daemon=True)
         self.thread.start()
 
     def loop(self) -> None:
         self.ident = threading.get_ident()
         while True:
-            fn, args = self.jobs.get()
-            self.worker.active = True
+            job = self.jobs.get()
             try:
-                self.value, self.exc = fn(*args), None
-            except BaseException as exc:  # noqa: BLE001 - the bot may raise anything
-                self.value, self.exc = None, exc
-            finally:
-                self.worker.active = False
-                self.results.put(True)
+                outcome = job()
+            except BaseException:  # noqa: BLE001 - the job describes the bot's errors itself
+                outcome = {"ok": False, "verdict": "exception",
+                           "reason": "the bot raised an exception that cannot be described"}
+            self.outcome = outcome
+            del job, outcome  # the bot's objects die here, on this thread
+            self.results.put(True)
 
-    def run(self, fn: Any, args: tuple[Any, ...], limit: float) -> bool:
-        """Run ``fn(*args)`` on the bot thread; False if it did not finish within ``limit``."""
-        self.jobs.put((fn, args))
-        try:
-            return self.results.get(timeout=limit)
-        except queue.Empty:
-            return False
-
-    def stop(self) -> None:
-        """Interrupt the bot's code (the parent kills the process after a timeout anyway)."""
-        self.thread._stopThread(FunctionTimedOut)
+    def run(self, job: Callable[[], Reply], limit: float, policy: str, backstop: float) -> str:
+        """Run ``job`` on the bot thread; "" when it finished, else which clock ran out."""
+        self.jobs.put(job)
+        if policy != "cpu":
+            try:
+                self.results.get(timeout=limit)
+                return ""
+            except queue.Empty:
+                return "wall"
+        start_wall, start_cpu = _wall_clock(), _cpu_clock()
+        while True:
+            used, elapsed = _cpu_clock() - start_cpu, _wall_clock() - start_wall
+            if used >= limit:
+                return "cpu"
+            if elapsed >= backstop:
+                return "wall"
+            # CPU time cannot grow faster than the cores the bot can use: sleep that long.
+            wait = max(0.002, min((limit - used) / NCPU, backstop - elapsed))
+            try:
+                self.results.get(timeout=wait)
+                return ""
+            except queue.Empty:
+                pass
 
 
 class Worker:
     """State of one bot process: its module, class, instance and the policy it runs under."""
 
-    def __init__(self, req_fd: int, rep_fd: int) -> None:
+    def __init__(self, req_fd: int, rep_fd: int, guard: Any, stdlib: list[str], stoppable: type,
+                 timed_out: type[BaseException]) -> None:
         self.req_fd = req_fd
         self.rep_fd = rep_fd
+        self.guard = guard
+        self.stdlib = stdlib
+        self.timed_out = timed_out
         self.player_path = ""
         self.cls: type | None = None
         self.instance: Any = None
         self.wire_by_class: dict[type, str] = {}
         self.class_by_wire: dict[str, type] = {}
-        self.forbidden_imports: frozenset[str] = frozenset()
-        self.violation: str | None = None
-        self.active = False  # True while bot code runs: the audit hook only judges the bot
-        self.executor = BotThread(self)
-
-    # ---- policy -------------------------------------------------------------------------
-    def audit(self, event: str, args: tuple[Any, ...]) -> None:
-        """Refuse process creation and forbidden imports while bot code runs."""
-        if not self.active:
-            return
-        what = _PROCESS_EVENTS.get(event)
-        if what is None and event == "import" and args:
-            top = str(args[0]).partition(".")[0]
-            if top in self.forbidden_imports:
-                what = f"import of {top!r}, which the game's policy forbids"
-        elif what is None and event == "ctypes.dlopen":
-            what = "ctypes.dlopen"
-        if what is not None:
-            if self.violation is None:
-                self.violation = f"{what} is not allowed{self.where_now()}"
-            raise Forbidden(f"the sandbox refuses {what}")
-
-    def where_now(self) -> str:
-        frame: FrameType | None = sys._getframe(2)
-        while frame is not None:
-            if frame.f_code.co_filename == self.player_path:
-                return f" (player.py line {frame.f_lineno} in {frame.f_code.co_name})"
-            frame = frame.f_back
-        return ""
+        self.executor = BotThread(stoppable)
 
     # ---- protocol ------------------------------------------------------------------------
-    def reply(self, message: dict[str, Any]) -> None:
+    def reply(self, message: Reply) -> None:
         """Send a reply; an already encoded answer (``"encoded"``) is spliced in, not re-encoded."""
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except Exception:  # noqa: BLE001 - a bot may have replaced or closed them
-                pass
         encoded = message.pop("encoded", None)
-        payload = json.dumps(message, default=str).encode()
+        try:
+            payload = json.dumps(message).encode()
+        except (TypeError, ValueError) as exc:
+            payload = json.dumps({"ok": False, "verdict": "harness_error", "seq": message.get("seq"),
+                                  "reason": f"the worker could not encode its reply: {exc}"}).encode()
+            encoded = None
         if encoded is not None:
             payload = payload[:-1] + b',"value":' + encoded + b"}"
         wire.write_frame(self.rep_fd, payload)
 
     def serve(self) -> None:
+        self.reply({"hello": True, "seq": 0})
         while True:
             try:
                 request = wire.parse(wire.read_frame(self.req_fd, 64 << 20))
-            except EOFError:
+            except (EOFError, OSError):
                 _exit(0)
             op = request.get("op")
             if op == "quit":
                 _exit(0)
             elif op == "load":
-                self.reply(self.load(request))
+                message = self.load(request)
             elif op == "call":
-                self.reply(self.call(request))
+                message = self.call(request)
             else:
-                self.reply({"ok": False, "verdict": "harness_error", "reason": f"unknown op {op!r}"})
+                message = {"ok": False, "verdict": "harness_error", "reason": f"unknown op {op!r}"}
+            message["seq"] = request.get("seq")
+            self.reply(message)
 
     def build_object(self, name: Any, type_name: str, fields: dict[str, Any]) -> Any:
         cls = self.class_by_wire.get(name) if isinstance(name, str) else None
@@ -192,105 +186,168 @@ class Worker:
         return obj
 
     # ---- operations ----------------------------------------------------------------------
-    def load(self, request: dict[str, Any]) -> dict[str, Any]:
+    def load(self, request: dict[str, Any]) -> Reply:
         self.player_path = os.path.abspath(request["path"])
-        for entry in reversed(request["sys_path"]):
-            sys.path.insert(0, entry)
+        applied = _apply_rlimits(request.get("rlimits", {}))
+        sys.path[:] = [*request["sys_path"], *self.stdlib]
         for name, (module_name, class_name) in request["wire"].items():
             cls = getattr(importlib.import_module(module_name), class_name)
             self.wire_by_class[cls] = name
             self.class_by_wire[name] = cls
-        self.forbidden_imports = frozenset(request["forbidden"])
         random.seed(request["seed"])
+        self.guard.arm(player_path=self.player_path,
+                       read_roots=[*request["sys_path"], *self.stdlib, request["work"]],
+                       write_roots=[request["work"]], forbidden_imports=request["forbidden"],
+                       max_threads=int(request.get("max_threads", 1 << 30)), library_roots=self.stdlib)
+        class_name = request["class"]
 
-        def do_import() -> ModuleType:
-            module_name = os.path.splitext(os.path.basename(self.player_path))[0]
-            spec = importlib.util.spec_from_file_location(module_name, self.player_path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            spec.loader.exec_module(module)
-            return module
+        def job() -> Reply:
+            try:
+                module_name = os.path.splitext(os.path.basename(self.player_path))[0]
+                spec = importlib.util.spec_from_file_location(module_name, self.player_path)
+                assert spec is not None and spec.loader is not None
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[module_name] = module
+                spec.loader.exec_module(module)
+            except BaseException as exc:  # noqa: BLE001 - the bot may raise anything
+                return self.describe(exc, "import of player.py")
+            try:
+                cls = getattr(module, class_name, None)
+                if not isinstance(cls, type):
+                    return {"ok": False, "verdict": "exception",
+                            "reason": f"player.py defines no class {class_name}"}
+                self.cls = cls
+                methods = sorted(_plain(n, 200) for n in dir(cls)
+                                 if type(n) is str and not n.startswith("_") and callable(getattr(cls, n, None)))
+            except BaseException as exc:  # noqa: BLE001
+                return self.describe(exc, f"inspecting class {class_name}")
+            self.flush()
+            return {"ok": True, "value": methods, "info": {"rlimits": applied}}
 
-        result = self.run(do_import, (), request["limit"], "import of player.py")
-        if not result["ok"]:
-            return result
-        module = result.pop("raw")
-        cls = getattr(module, request["class"], None)
-        if not isinstance(cls, type):
-            return {"ok": False, "verdict": "exception",
-                    "reason": f"player.py defines no class {request['class']}"}
-        self.cls = cls
-        methods = sorted(n for n in dir(cls) if not n.startswith("_") and callable(getattr(cls, n, None)))
-        result["value"] = methods
-        return result
+        return self.run(job, request, "import of player.py")
 
-    def call(self, request: dict[str, Any]) -> dict[str, Any]:
+    def call(self, request: dict[str, Any]) -> Reply:
         method = request["method"]
         args = tuple(wire.decode_value(request["args"], self.build_object))
-        if method == "setattr":
-            name, value = args
-            setattr(self.instance, name, value)
-            return {"ok": True, "value": None, "cpu": 0.0}
         if self.cls is None:
             return {"ok": False, "verdict": "harness_error", "reason": "call before load"}
+        if method == "setattr":
+            name, value = args
+
+            def set_job() -> Reply:
+                try:
+                    setattr(self.instance, name, value)
+                except BaseException as exc:  # noqa: BLE001
+                    return self.describe(exc, f"setting {name}")
+                return {"ok": True, "value": None}
+
+            return self.run(set_job, request, f"setting {name}")
         if method == "__init__":
-            result = self.run(self.cls, args, request["limit"], f"{self.cls.__name__}(...)")
-            if result["ok"]:
-                self.instance = result.pop("raw")
-                result["value"] = None
-                result["info"] = {k: str(getattr(self.instance, k))[:200]
-                                  for k in ("playerName", "version", "name")
-                                  if isinstance(getattr(self.instance, k, None), (str, int, float))}
-            return result
+            what = f"{_plain(self.cls.__name__)}(...)"
+            cls = self.cls
+
+            def init_job() -> Reply:
+                try:
+                    self.instance = cls(*args)
+                except BaseException as exc:  # noqa: BLE001
+                    return self.describe(exc, what)
+                try:
+                    info = {}
+                    for key in ("playerName", "version", "name"):
+                        value = getattr(self.instance, key, None)
+                        if isinstance(value, (str, int, float)):
+                            info[key] = _plain(str(value), 200)
+                except BaseException:  # noqa: BLE001 - a name that cannot be read is no name
+                    info = {}
+                self.flush()
+                return {"ok": True, "value": None, "info": info}
+
+            return self.run(init_job, request, what)
         if self.instance is None:
             return {"ok": False, "verdict": "harness_error", "reason": "call before construction"}
-        bound = getattr(self.instance, method, None)
-        if not callable(bound):
-            return {"ok": False, "verdict": "exception",
-                    "reason": f"{self.cls.__name__} has no method {method}()"}
-        result = self.run(bound, args, request["limit"], f"{method}()")
-        if result["ok"]:
-            raw = result.pop("raw")
+        what = f"{method}()"
+
+        def call_job() -> Reply:
             try:
-                result["encoded"] = wire.dumps(raw, self.wire_by_class, max_bytes=MAX_ANSWER_BYTES)
+                bound = getattr(self.instance, method, None)
+                if not callable(bound):
+                    return {"ok": False, "verdict": "exception",
+                            "reason": f"{_plain(type(self.instance).__name__)} has no method {method}()"}
+                value = bound(*args)
+            except BaseException as exc:  # noqa: BLE001
+                return self.describe(exc, what)
+            try:
+                encoded = wire.dumps(value, self.wire_by_class, max_bytes=MAX_ANSWER_BYTES)
             except wire.WireError as exc:
-                return {"ok": False, "verdict": "bad_answer", "reason": f"{method}() returned {exc}",
-                        "cpu": result["cpu"]}
+                return {"ok": False, "verdict": "bad_answer", "reason": f"{what} returned {_plain(str(exc))}"}
             except RecursionError:
                 return {"ok": False, "verdict": "bad_answer",
-                        "reason": f"{method}() returned a structure too deep to encode",
-                        "cpu": result["cpu"]}
-        return result
+                        "reason": f"{what} returned a structure too deep to encode"}
+            except BaseException as exc:  # noqa: BLE001 - e.g. a property of the answer raised
+                return self.describe(exc, f"{what} (reading its answer)")
+            del value
+            self.flush()
+            return {"ok": True, "encoded": encoded}
 
-    def run(self, fn: Any, args: tuple[Any, ...], limit: float, what: str) -> dict[str, Any]:
-        """Call bot code on the bot thread with a deadline; map every outcome to a reply."""
-        self.violation = None
+        return self.run(call_job, request, what)
+
+    def run(self, job: Callable[[], Reply], request: dict[str, Any], what: str) -> Reply:
+        """Run ``job`` on the bot thread under the request's limit; map every outcome to a reply."""
+        limit = float(request["limit"])
+        policy = request.get("policy", "wall")
+        backstop = float(request.get("backstop", limit))
+        self.guard.take_violation()  # nothing from before this call counts against it ...
         start = _cpu_clock()
-        if not self.executor.run(fn, args, limit):
-            # Where the bot is right now, before the stop exception unwinds its frames.
-            where = self.where(None, sys._current_frames().get(self.executor.ident or -1))
-            self.executor.stop()
-            return {"ok": False, "verdict": "timeout", "cpu": _cpu_clock() - start,
-                    "reason": f"{what} did not return within {limit:g} s"
-                              + (f" (stuck{where})" if where else "")}
+        clock = self.executor.run(job, limit, policy, backstop)
         cpu = _cpu_clock() - start
-        if self.violation is not None:
-            return {"ok": False, "verdict": "forbidden", "reason": self.violation, "cpu": cpu}
-        exc = self.executor.exc
-        if exc is None:
-            return {"ok": True, "raw": self.executor.value, "cpu": cpu}
-        where = self.where(exc.__traceback__, None)
-        if isinstance(exc, MemoryError):
-            return {"ok": False, "verdict": "memory", "cpu": cpu,
-                    "reason": f"{what} ran out of memory (MemoryError){where}"}
-        if isinstance(exc, SystemExit):
-            return {"ok": False, "verdict": "crash", "cpu": cpu,
-                    "reason": f"{what} called sys.exit({exc.code!r}){where}"}
-        text = "".join(traceback.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
-        return {"ok": False, "verdict": "exception", "cpu": cpu,
-                "reason": f"{what} raised {type(exc).__name__}: {_short(exc)}{where}",
-                "traceback": text[-REASON_CHARS:]}
+        violation = self.guard.take_violation()  # ... but anything during it does
+        if clock:
+            where = self.where(None, sys._current_frames().get(self.executor.ident or -1))
+            self.executor.thread._stopThread(self.timed_out)
+            if violation is not None:
+                return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu}
+            if clock == "cpu":
+                reason = f"{what} used more than {limit:g} s of CPU time"
+            elif policy == "cpu":
+                reason = f"{what} did not return within the wall-clock backstop of {backstop:g} s"
+            else:
+                reason = f"{what} did not return within {limit:g} s"
+            return {"ok": False, "verdict": "timeout", "cpu": cpu, "clock": clock,
+                    "reason": reason + (f" (stuck{where})" if where else "")}
+        if violation is not None:
+            return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu}
+        outcome = self.executor.outcome
+        self.executor.outcome = {}
+        outcome["cpu"] = cpu
+        return outcome
+
+    # ---- describing the bot's failures (on the bot thread) -------------------------------
+    def describe(self, exc: BaseException, what: str) -> Reply:
+        """The reply for an exception the bot raised (runs on the bot thread: may run bot code)."""
+        try:
+            where = self.where(exc.__traceback__, None)
+            if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == 12):
+                return {"ok": False, "verdict": "memory",
+                        "reason": f"{what} ran out of memory ({_plain(type(exc).__name__)}){where}"}
+            if isinstance(exc, SystemExit):
+                return {"ok": False, "verdict": "crash",
+                        "reason": f"{what} called sys.exit({_plain(repr(exc.code))}){where}"}
+            if isinstance(exc, guard_module.Forbidden):
+                return {"ok": False, "verdict": "forbidden", "reason": f"{what}: {_plain(str(exc))}{where}"}
+            text = "".join(traceback.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
+            return {"ok": False, "verdict": "exception",
+                    "reason": f"{what} raised {_plain(type(exc).__name__)}: {_short(exc)}{where}",
+                    "traceback": _plain(text[-REASON_CHARS:], REASON_CHARS)}
+        except BaseException:  # noqa: BLE001 - an exception whose printing fails is still one
+            return {"ok": False, "verdict": "exception",
+                    "reason": f"{what} raised an exception that cannot be printed"}
+
+    def flush(self) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001 - a bot may have replaced or closed them
+                pass
 
     def bot_frames(self, tb: TracebackType | None) -> TracebackType | None:
         """The traceback from the first frame in the bot's own file on (drops the worker's)."""
@@ -312,19 +369,43 @@ class Worker:
             frame = frame.f_back
         if found is None:
             return ""
-        return f" at {os.path.basename(self.player_path)} line {found[0]} in {found[1]}"
+        return f" at {os.path.basename(self.player_path)} line {found[0]} in {_plain(found[1], 100)}"
 
 
 def _short(exc: BaseException) -> str:
     try:
-        text = str(exc)
-    except Exception:  # noqa: BLE001 - a bot's exception may fail to print
-        text = "<unprintable>"
-    return text[:300]
+        return _plain(str(exc))
+    except BaseException:  # noqa: BLE001 - a bot's exception may fail to print
+        return "<unprintable>"
+
+
+def _apply_rlimits(limits: dict[str, int]) -> list[str]:
+    """Set soft = hard limits for this process (and anything it starts); the names that took."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return []
+    applied = []
+    for name, value in limits.items():
+        which = getattr(resource, f"RLIMIT_{name}", None)
+        if which is None:
+            continue
+        try:
+            hard = resource.getrlimit(which)[1]
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (value, value))
+            applied.append(name)
+        except (OSError, ValueError):
+            pass  # e.g. macOS refuses RLIMIT_AS: the memory cap is then not enforced
+    return applied
 
 
 def _die_with_parent() -> None:
-    """Linux: be killed when the harness process that started us dies (even by ``kill -9``)."""
+    """Linux: be killed when the process that started us dies (even by ``kill -9``).
+
+    Without bubblewrap that is the harness; under bubblewrap, its namespace's init, which
+    ``--die-with-parent`` ties to the harness in turn.
+    """
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -341,11 +422,28 @@ def _die_with_parent() -> None:
 
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
-    _die_with_parent()
-    worker = Worker(req_fd, rep_fd)
-    sys.addaudithook(worker.audit)
+    lib = sys.argv[3] if len(sys.argv) > 3 else ""
+    _die_with_parent()  # before the guard: it refuses ctypes once armed
+    guard = guard_module.Guard()
+    guard.install()  # the hook judges nothing until the bot's module is about to be imported
+    if lib:
+        sys.path.insert(0, lib)
+    from func_timeout import FunctionTimedOut
+    from func_timeout.StoppableThread import StoppableThread
+
+    try:  # resolved now: a later lookup would be a ctypes.dlsym, which the guard refuses
+        import ctypes
+
+        ctypes.pythonapi.PyThreadState_SetAsyncExc  # noqa: B018
+    except (ImportError, AttributeError):  # pragma: no cover - ctypes-less builds
+        pass
+    # The bot sees the standard library only (plus its own folders, added at load): not the
+    # worker's folder, not func_timeout's, not site-packages (the worker runs with -S).
+    stdlib = [p for p in sys.path if p and p not in (lib, _HERE) and "-packages" not in p]
+    sys.path[:] = stdlib
+    sys.dont_write_bytecode = True
     del sys.argv[1:]
-    worker.serve()
+    Worker(req_fd, rep_fd, guard, stdlib, StoppableThread, FunctionTimedOut).serve()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,72 @@
+"""``harness doctor``: which isolation features are active on this machine, and a live check."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from harness.cli import UsageError
+
+
+def _live_check() -> str:
+    """Start a trivial bot in the sandbox, call it, and say how it went."""
+    from harness.games.base import Call
+    from harness.sandbox.calibrate import CALIBRATION_BOT, CALIBRATION_GAME
+    from harness.sandbox.limits import Limits
+    from harness.sandbox.process import BotProcess
+
+    t0 = time.perf_counter()
+    with BotProcess(CALIBRATION_GAME, CALIBRATION_BOT, label="doctor", limits=Limits()) as bot:
+        loaded = bot.load()
+        started = time.perf_counter() - t0
+        if not loaded.ok:
+            return f"FAILED: a trivial bot did not start: {loaded.reason}"
+        bot.call(Call("__init__", ("doctor",), "init"))
+        result = bot.call(Call("work", (0.0,), "move"))
+        mode = "bubblewrap" if bot.bwrap else "a plain process"
+        cg = ", ".join(sorted(bot.cgroup.controllers)) if bot.cgroup is not None else "none"
+        return (f"a trivial bot started in {started * 1000:.0f} ms in {mode} (cgroups: {cg}; CPU time from "
+                f"{bot.meter.source}) and answered a call in {result.wall * 1000:.2f} ms")
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from harness.sandbox import isolation
+    from harness.sandbox.limits import POLICIES, Limits
+
+    if args.policy not in POLICIES:
+        raise UsageError(f"--policy must be wall or cpu, got {args.policy!r}")
+    uid = os.geteuid() if hasattr(os, "geteuid") else "n/a"
+    print(f"harness doctor: {platform.system()} {platform.release()}, Python {platform.python_version()} "
+          f"({sys.executable}), uid {uid}, {os.cpu_count()} CPUs")
+    features = isolation.report("auto")
+    width = max(len(f.name) for f in features)
+    for f in features:
+        print(f"  [{'x' if f.active else ' '}] {f.name:<{width}}  {f.how}")
+    if isolation.use_bwrap("auto"):
+        mode = "bubblewrap"
+    elif isolation.effective_mode("auto") == "plain":
+        mode = "plain processes (HARNESS_ISOLATION=plain)"
+    else:
+        mode = "plain processes with resource limits only: no filesystem or network isolation"
+    print(f"bots will run in: {mode}")
+    print(f"live check: {_live_check()}")
+    if args.calibrate:
+        from harness.sandbox.calibrate import calibrate
+
+        report = calibrate(Limits(policy=args.policy))
+        print(report.summary())
+        return 0 if report.fair else 1
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``harness doctor``."""
+    doctor = sub.add_parser("doctor", help="show which sandbox isolation features work on this machine")
+    doctor.add_argument("--calibrate", action="store_true",
+                        help="also run the timing self-check (exit code 1 if timing would be unfair now)")
+    doctor.add_argument("--policy", default="wall", help="the limit policy to calibrate for: wall or cpu")
+    doctor.set_defaults(func=cmd_doctor)

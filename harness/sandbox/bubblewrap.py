@@ -1,0 +1,164 @@
+"""Isolation of a bot's process with bubblewrap (``bwrap``), when it is installed and works.
+
+The bot runs in new PID, network, IPC, UTS, cgroup and mount namespaces, and (where the
+kernel allows unprivileged user namespaces) a new user namespace in which it is ``nobody``
+(uid 65534) with no capabilities and cannot create further namespaces. It sees:
+
+* a read-only root made of ``/usr`` (and the ``/bin``, ``/lib*`` links), the Python
+  interpreter's own prefix (with every ``site-packages`` hidden under an empty read-only
+  tmpfs: a bot imports the standard library and its game's bot API, nothing installed),
+  ``/etc/ld.so.cache`` and ``/etc/localtime``;
+* the harness's bot-side files (``worker.py``, ``wire.py``, ``guard.py``) and
+  ``func_timeout``, read-only;
+* its game's bot API folder and its own ``player.py``, read-only;
+* one writable directory, its working directory: an empty tmpfs capped in size;
+* a fresh ``/proc`` (its own PID namespace only) and a minimal read-only ``/dev``.
+
+No other submission, no results store, no home directory, no network (only a loopback
+interface of its own). ``--die-with-parent`` kills the sandbox if the harness dies.
+
+Paths inside the sandbox are the same as outside, so the process table shows the worker's
+real path, and the bot's working directory keeps its ``harness-bot-...`` name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+NOBODY = 65534
+# Mounted inside the sandbox; holds ``func_timeout`` (bound read-only from wherever it is installed).
+LIB_MOUNT = "/run/harness-lib"
+
+
+@dataclass(frozen=True)
+class BwrapSupport:
+    """Whether bubblewrap works here, and how."""
+
+    path: str | None  # the bwrap executable, or None when unusable
+    userns: bool = False  # True if the bot gets its own user namespace (uid nobody, no capabilities)
+    version: str = ""
+    reason: str = ""  # why not, or what is degraded
+
+    @property
+    def available(self) -> bool:
+        return self.path is not None
+
+
+_SUPPORT: BwrapSupport | None = None
+
+
+def support() -> BwrapSupport:
+    """Probe once per process: does a real sandboxed Python start under bwrap here?"""
+    global _SUPPORT
+    if _SUPPORT is None:
+        _SUPPORT = _probe()
+    return _SUPPORT
+
+
+def python_executable() -> str:
+    """The interpreter the bot runs: the real file behind ``sys.executable`` (not a venv link)."""
+    return os.path.realpath(sys.executable)
+
+
+def _probe() -> BwrapSupport:
+    if not sys.platform.startswith("linux"):
+        return BwrapSupport(None, reason=f"bubblewrap is Linux-only (this is {sys.platform})")
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return BwrapSupport(None, reason="bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
+    try:
+        version = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return BwrapSupport(None, reason=f"bwrap does not run: {exc}")
+    errors = []
+    for userns in (True, False):
+        if not userns and os.geteuid() != 0:
+            break  # without a user namespace only root can create the other namespaces
+        with tempfile.TemporaryDirectory(prefix="harness-probe-") as tmp:
+            code, work = Path(tmp, "code"), Path(tmp, "work")
+            code.mkdir()
+            work.mkdir()
+            (code / "probe.py").write_text("import sys, os\nopen('x', 'w').write('ok')\nsys.exit(0)\n")
+            argv = command(exe, userns=userns, code_dir=code, work_dir=work, botapi_dir=None,
+                           worker_files=(), work_bytes=1 << 20)
+            argv += [python_executable(), "-I", "-S", "-B", str(code / "probe.py")]
+            try:
+                done = subprocess.run(argv, capture_output=True, text=True, timeout=30, cwd="/",
+                                      env={"PATH": "/usr/bin:/bin"})
+            except (OSError, subprocess.SubprocessError) as exc:
+                errors.append(str(exc))
+                continue
+        if done.returncode == 0:
+            note = "" if userns else "no user namespace: the bot runs as root without capabilities"
+            return BwrapSupport(exe, userns=userns, version=version, reason=note)
+        errors.append(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}")
+    return BwrapSupport(None, version=version, reason="bwrap cannot create the sandbox here: " + "; ".join(errors))
+
+
+def _site_dirs() -> list[str]:
+    """Folders of installed packages, to hide inside the sandbox."""
+    found = set()
+    for key in ("purelib", "platlib"):
+        for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+            try:
+                found.add(os.path.realpath(sysconfig.get_paths(vars=scheme_vars)[key]))
+            except (KeyError, ValueError):
+                pass
+    for extra in ("/usr/lib/python3/dist-packages", "/usr/local/lib/python3/dist-packages",
+                  f"/usr/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages",
+                  f"/usr/local/lib/python{sys.version_info[0]}.{sys.version_info[1]}/dist-packages"):
+        found.add(extra)
+    return sorted(p for p in found if os.path.isdir(p))
+
+
+def _func_timeout_dir() -> str:
+    import func_timeout
+
+    return os.path.dirname(os.path.realpath(func_timeout.__file__))
+
+
+def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | None,
+            botapi_dir: Path | None, worker_files: tuple[Path, ...], work_bytes: int) -> list[str]:
+    """The ``bwrap`` arguments (up to, not including, the command) for one bot."""
+    argv = [exe]
+    if userns:
+        argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
+    argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+             "--hostname", "sandbox", "--die-with-parent", "--cap-drop", "ALL"]
+    argv += ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
+        argv += ["--ro-bind-try", etc, etc]
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+                os.path.dirname(os.path.dirname(python_executable()))}
+    for prefix in sorted(prefixes):
+        if not prefix.startswith("/usr/") and prefix != "/usr":
+            argv += ["--ro-bind", prefix, prefix]
+    for site in _site_dirs():  # an empty, read-only folder over every package folder
+        argv += ["--tmpfs", site, "--remount-ro", site]
+    argv += ["--ro-bind", _func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
+    for f in worker_files:
+        argv += ["--ro-bind", str(f), str(f)]
+    if botapi_dir is not None:
+        argv += ["--ro-bind", str(botapi_dir), str(botapi_dir)]
+    if code_dir is not None:
+        argv += ["--ro-bind", str(code_dir), str(code_dir)]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+    if work_dir is not None:
+        argv += ["--size", str(work_bytes), "--tmpfs", str(work_dir), "--chdir", str(work_dir)]
+    argv += ["--remount-ro", "/"]
+    return argv
+
+
+__all__ = ["LIB_MOUNT", "BwrapSupport", "command", "python_executable", "support"]

@@ -1,0 +1,285 @@
+"""The bot-side policy: an audit hook that refuses what a bot may not do, with a clear verdict.
+
+Loaded by path by the worker (standard library only). Once :meth:`Guard.arm` has run (just
+before the bot's module is imported), every audited action of the process is judged, in every
+thread, for the rest of its life:
+
+* process creation (``os.fork``, ``os.exec*``, ``os.system``, ``subprocess``, ``pty``,
+  ``os.posix_spawn``; ``_posixsubprocess.fork_exec`` is replaced by a refusal) and
+  ``ctypes`` (which could do any of it behind the hook's back);
+* the game's forbidden imports, at run time too (``importlib.import_module("x" + "y")``);
+  forbidden modules the worker itself had loaded are dropped from ``sys.modules`` first,
+  so importing them again is seen;
+* files: reading outside the bot's code, working directory, bot API and the standard
+  library, and writing anywhere but the working directory (``open``, ``os.open``, listing
+  folders, renaming, linking, deleting ...);
+* the network: any socket other than ``AF_UNIX``, any ``connect``/``bind``/``sendto`` and
+  name lookups;
+* signalling any process but itself (``os.kill``, ``os.killpg``), raising its own
+  resource limits, ``gc.get_objects``-style introspection, and replacing attributes of the
+  harness's own classes and functions;
+* more threads than the cap (``threading`` and ``_thread``).
+
+A refused action raises :class:`Forbidden` inside the bot *and* is recorded, so the call ends
+with the verdict ``forbidden`` even if the bot catches the exception.
+
+This layer is not the security boundary (a determined bot can subvert code that shares its
+process): bubblewrap's namespaces and the cgroup caps are. It exists so that the same
+attempt gets the same clear verdict with or without bubblewrap, on a laptop too.
+"""
+
+from __future__ import annotations
+
+import _thread
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+# Audit events that start a process, and how a verdict names them.
+PROCESS_EVENTS = {
+    "os.fork": "os.fork", "os.forkpty": "os.forkpty", "os.system": "os.system",
+    "os.exec": "os.exec*", "os.posix_spawn": "os.posix_spawn", "os.spawn": "os.spawn*",
+    "subprocess.Popen": "subprocess.Popen", "pty.spawn": "pty.spawn",
+}
+# Modules whose import is refused whatever the game says: they reach around the hook.
+ALWAYS_FORBIDDEN = frozenset({"ctypes", "_ctypes", "_posixsubprocess"})
+NETWORK_EVENTS = frozenset({"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
+                            "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
+                            "socket.gethostbyname_ex", "socket.getnameinfo"})
+CTYPES_EVENTS = frozenset({"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata",
+                           "ctypes.cdata/buffer", "ctypes.string_at", "ctypes.wstring_at"})
+INTROSPECTION_EVENTS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents"})
+# Events whose arguments are paths that must lie in the writable directory: index of each path.
+WRITE_PATH_EVENTS = {"os.mkdir": (0,), "os.rmdir": (0,), "os.remove": (0,), "os.rename": (0, 1),
+                     "os.link": (0, 1), "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,),
+                     "os.chown": (0,), "os.utime": (0,), "os.chflags": (0,), "os.lchflags": (0,),
+                     "os.lchmod": (0,), "os.lchown": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
+                     "os.mkfifo": (0,), "os.mknod": (0,)}
+READ_PATH_EVENTS = {"os.listdir": 0, "os.scandir": 0, "os.listxattr": 0, "os.getxattr": 0}
+# Where the harness's own code lives in the bot's process: its classes must not be rewritten.
+HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "func_timeout")
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
+DEVICES_WRITE = ("/dev/null",)
+
+
+class Forbidden(RuntimeError):
+    """Raised inside the bot when it does something the sandbox refuses."""
+
+
+def _norm(roots: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted({os.path.realpath(r) for r in roots if r}))
+
+
+def _inside(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+class Guard:
+    """The policy of one bot process. Create, :meth:`install` early, :meth:`arm` before bot code."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.player_path = ""
+        self.read_roots: tuple[str, ...] = ()
+        self.write_roots: tuple[str, ...] = ()
+        self.library_roots: tuple[str, ...] = ()  # the standard library: where module files live
+        self.forbidden_imports: frozenset[str] = frozenset()
+        self.max_threads = 1 << 30
+        self.violation: str | None = None  # the first refusal not yet reported
+        self.main_ident = threading.get_ident()
+        self.own_pid = os.getpid()
+        self._handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
+
+    # ---- set-up ---------------------------------------------------------------------------
+    def install(self) -> None:
+        """Register the audit hook (inactive until :meth:`arm`) and the process/thread refusals."""
+        handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
+        for event, name in PROCESS_EVENTS.items():
+            handlers[event] = lambda args, name=name: name
+        for event in CTYPES_EVENTS:
+            handlers[event] = lambda args, event=event: f"ctypes ({event})"
+        for event in NETWORK_EVENTS:
+            handlers[event] = lambda args, event=event: f"network access ({event})"
+        for event in INTROSPECTION_EVENTS:
+            handlers[event] = lambda args, event=event: f"inspecting the process's objects ({event})"
+        for event, indexes in WRITE_PATH_EVENTS.items():
+            handlers[event] = lambda args, event=event, indexes=indexes: self._paths(event, args, indexes)
+        for event, index in READ_PATH_EVENTS.items():
+            handlers[event] = lambda args, event=event, index=index: self._read(event, args, index)
+        handlers["open"] = self._open
+        handlers["import"] = self._import
+        handlers["socket.__new__"] = self._socket
+        handlers["os.kill"] = self._kill
+        handlers["os.killpg"] = lambda args: f"signalling a process group (os.killpg({args[0]}, ...))"
+        handlers["resource.setrlimit"] = lambda args: "changing the sandbox's limits (resource.setrlimit)"
+        handlers["resource.prlimit"] = lambda args: "changing the sandbox's limits (resource.prlimit)"
+        handlers["object.__setattr__"] = self._setattr
+        self._handlers = handlers
+        sys.addaudithook(self._hook)
+        self._wrap_process_and_threads()
+
+    def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
+            forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = ()) -> None:
+        """Start judging. ``max_threads`` counts threads besides the worker's main thread."""
+        self.player_path = player_path
+        self.read_roots = _norm([*read_roots, *write_roots, *DEVICES_READ])
+        self.library_roots = _norm(library_roots)
+        self.write_roots = _norm([*write_roots, *DEVICES_WRITE])
+        self.forbidden_imports = frozenset(forbidden_imports)
+        self.max_threads = max_threads
+        refused = self.forbidden_imports | ALWAYS_FORBIDDEN
+        for name in list(sys.modules):  # the worker keeps its own references to what it uses
+            if name.partition(".")[0] in refused and name != "_posixsubprocess":
+                del sys.modules[name]
+        sys.meta_path.insert(0, _ImportPolicy(self))  # importlib.import_module raises no "import" event
+        self.armed = True
+
+    def take_violation(self) -> str | None:
+        """The first refusal since the last call of this method, if any."""
+        found, self.violation = self.violation, None
+        return found
+
+    # ---- the hook -------------------------------------------------------------------------
+    def _hook(self, event: str, args: tuple[Any, ...]) -> None:
+        if not self.armed:
+            return
+        handler = self._handlers.get(event)
+        if handler is None:
+            return
+        what = handler(args)
+        if what is not None:
+            self.refuse(what)
+
+    def refuse(self, what: str) -> None:
+        """Record the refusal of ``what`` and raise :class:`Forbidden` in the caller."""
+        if self.violation is None:
+            self.violation = f"{what} is not allowed{self.where_now()}"
+        raise Forbidden(f"the sandbox refuses {what}")
+
+    def where_now(self) -> str:
+        """Where in player.py the current action comes from, if it does."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == self.player_path:
+                return f" (player.py line {frame.f_lineno} in {frame.f_code.co_name})"
+            frame = frame.f_back  # type: ignore[assignment]
+        return ""
+
+    # ---- judges -------------------------------------------------------------------------
+    def _path(self, value: Any) -> str | None:
+        if isinstance(value, int) or value is None:
+            return None  # an open descriptor: it was judged when it was opened
+        try:
+            return os.path.realpath(os.fsdecode(value))
+        except (TypeError, ValueError):
+            return "?"
+
+    def _open(self, args: tuple[Any, ...]) -> str | None:
+        path = self._path(args[0])
+        if path is None:
+            return None
+        mode = args[1] if len(args) > 1 else None
+        flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+        writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(flags & WRITE_FLAGS)
+        if writing and not _inside(path, self.write_roots):
+            return f"writing {path!r} (outside the bot's working directory)"
+        if not writing and not _inside(path, self.read_roots):
+            return f"reading {path!r} (outside the bot's own files)"
+        if self.forbidden_imports and not writing:
+            # The source of a forbidden module, whichever way the import was made.
+            for root in self.library_roots:
+                if _inside(path, (root,)) and path != root:
+                    rel = [p for p in os.path.relpath(path, root).split(os.sep) if p != "__pycache__"]
+                    top = rel[0].partition(".")[0]
+                    if top in self.forbidden_imports:
+                        return f"import of {top!r} (the game's import policy forbids it)"
+        return None
+
+    def _read(self, event: str, args: tuple[Any, ...], index: int) -> str | None:
+        path = self._path(args[index] if len(args) > index and args[index] is not None else ".")
+        if path is None or _inside(path, self.read_roots):
+            return None
+        return f"{event}({path!r}) (outside the bot's own files)"
+
+    def _paths(self, event: str, args: tuple[Any, ...], indexes: tuple[int, ...]) -> str | None:
+        for i in indexes:
+            if i < len(args):
+                path = self._path(args[i])
+                if path is not None and not _inside(path, self.write_roots):
+                    return f"{event}({path!r}) (outside the bot's working directory)"
+        return None
+
+    def _import(self, args: tuple[Any, ...]) -> str | None:
+        top = str(args[0]).partition(".")[0] if args else ""
+        if top in self.forbidden_imports:
+            return f"import of {top!r} (the game's import policy forbids it)"
+        if top in ALWAYS_FORBIDDEN:
+            return f"import of {top!r} (it could get around the sandbox)"
+        return None
+
+    def _socket(self, args: tuple[Any, ...]) -> str | None:
+        family = args[1] if len(args) > 1 else None
+        if family in (-1, getattr(sys.modules.get("_socket"), "AF_UNIX", 1)):
+            return None
+        return f"network access (a socket of family {family})"
+
+    def _kill(self, args: tuple[Any, ...]) -> str | None:
+        pid = args[0] if args else None
+        if pid == self.own_pid or pid == os.getpid():
+            return None
+        return f"signalling another process (os.kill({pid}, {args[1] if len(args) > 1 else '?'}))"
+
+    def _setattr(self, args: tuple[Any, ...]) -> str | None:
+        target = args[0] if args else None
+        module = getattr(target, "__module__", None) if isinstance(target, type) or callable(target) else None
+        if isinstance(module, str) and module.partition(".")[0] in HARNESS_MODULES:
+            name = getattr(target, "__qualname__", "?")
+            return f"monkeypatching the harness ({name}.{args[1] if len(args) > 1 else '?'})"
+        return None
+
+    # ---- refusals that are not audit events ---------------------------------------------
+    def _wrap_process_and_threads(self) -> None:
+        guard = self
+        try:
+            import _posixsubprocess
+        except ImportError:  # pragma: no cover - Windows
+            _posixsubprocess = None
+        if _posixsubprocess is not None:
+            def fork_exec(*args: Any, **kwargs: Any) -> Any:
+                guard.refuse("_posixsubprocess.fork_exec")
+            _posixsubprocess.fork_exec = fork_exec  # type: ignore[attr-defined]
+
+        original = _thread.start_new_thread
+
+        def start_new_thread(function: Any, args: Any, kwargs: Any = None) -> int:
+            # The worker's own helper threads (started from its main thread) are not capped.
+            if guard.armed and threading.get_ident() != guard.main_ident \
+                    and _thread._count() >= guard.max_threads:
+                guard.refuse(f"starting more than {guard.max_threads - 1} threads")
+            return original(function, args, kwargs or {})
+
+        _thread.start_new_thread = start_new_thread  # type: ignore[assignment]
+        _thread.start_new = start_new_thread  # type: ignore[attr-defined]
+        threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
+
+
+class _ImportPolicy:
+    """A meta path finder, first in line, that refuses the game's forbidden modules."""
+
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        top = name.partition(".")[0]
+        if top in self.guard.forbidden_imports or top in ALWAYS_FORBIDDEN:
+            self.guard.refuse(self.guard._import((name,)) or f"import of {top!r}")
+        return None  # not ours to find: the usual finders do
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+__all__ = ["Forbidden", "Guard"]

@@ -1,0 +1,111 @@
+"""Which isolation features are active on this machine, and the one warning when some are not.
+
+``harness doctor`` prints :func:`report`; :class:`~harness.sandbox.process.BotProcess` uses
+:func:`use_bwrap` to decide, per bot, between bubblewrap and a plain process, and
+:func:`warn_once` to say (once per run) that it fell back.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+
+from harness.sandbox import bubblewrap, cgroup
+
+WARNED_ENV = "HARNESS_SANDBOX_WARNED"  # inherited by worker processes of a pool: one line per run
+MODES = ("auto", "bwrap", "plain")
+
+
+class IsolationUnavailable(RuntimeError):
+    """``isolation="bwrap"`` was required but bubblewrap does not work here."""
+
+
+def effective_mode(mode: str) -> str:
+    """``mode`` after the operator's override ``HARNESS_ISOLATION`` (which only replaces "auto")."""
+    if mode not in MODES:
+        raise ValueError(f"isolation must be one of {', '.join(MODES)}, got {mode!r}")
+    forced = os.environ.get("HARNESS_ISOLATION")  # e.g. for debugging a bot outside the sandbox
+    return forced if forced in MODES and mode == "auto" else mode
+
+
+def use_bwrap(mode: str) -> bool:
+    """True if a bot should run under bubblewrap for the isolation ``mode`` asked for."""
+    mode = effective_mode(mode)
+    if mode == "plain":
+        return False
+    sup = bubblewrap.support()
+    if sup.available:
+        return True
+    if mode == "bwrap":
+        raise IsolationUnavailable(f"bubblewrap isolation was required but is unavailable: {sup.reason}")
+    warn_once(sup.reason)
+    return False
+
+
+def warn_once(reason: str) -> None:
+    """Print the fallback warning, once per run (inherited through the environment)."""
+    if os.environ.get(WARNED_ENV):
+        return
+    os.environ[WARNED_ENV] = "1"
+    print(f"harness: warning: bots run as plain processes with resource limits only, without "
+          f"filesystem/network isolation ({reason}); see `harness doctor`", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One line of ``harness doctor``: a feature, whether it is active, and how."""
+
+    name: str
+    active: bool
+    how: str
+
+
+def report(mode: str = "auto") -> list[Feature]:
+    """Every isolation and timing feature, active or not, for bots run with isolation ``mode``."""
+    bw = bubblewrap.support()
+    if bw.available and not use_bwrap(mode):  # e.g. HARNESS_ISOLATION=plain
+        bw = bubblewrap.BwrapSupport(None, reason=f"available ({bw.version}) but not used: isolation is plain")
+    cg = cgroup.support()
+    linux = sys.platform.startswith("linux")
+    try:
+        import resource  # noqa: F401
+
+        rlimits = True
+    except ImportError:
+        rlimits = False
+    features = [
+        Feature("bubblewrap", bw.available,
+                f"{bw.version or 'bwrap'} at {bw.path}" + (f" ({bw.reason})" if bw.reason else "")
+                if bw.available else bw.reason),
+        Feature("user namespace (bot runs as nobody, no capabilities)", bw.available and bw.userns,
+                "bwrap --unshare-user --uid 65534 --disable-userns" if bw.userns
+                else ("bwrap runs as root without --unshare-user; capabilities dropped" if bw.available
+                      else "needs bubblewrap")),
+        Feature("filesystem: read-only system, only the bot's own files", bw.available,
+                "bwrap mount namespace" if bw.available else "audit-hook policy only (best effort)"),
+        Feature("network: none (own loopback only)", bw.available,
+                "bwrap --unshare-net" if bw.available else "audit-hook policy only (best effort)"),
+        Feature("PID and IPC namespaces", bw.available,
+                "bwrap --unshare-pid --unshare-ipc" if bw.available else "needs bubblewrap"),
+        Feature("process/thread cap (pids cgroup)", "pids" in cg.controllers,
+                f"cgroup v{cg.version}: {cg.where}" if "pids" in cg.controllers
+                else f"audit-hook policy only ({cg.reason})"),
+        Feature("CPU time of the whole process tree (cpuacct)", "cpu" in cg.controllers,
+                f"cgroup v{cg.version}" if "cpu" in cg.controllers
+                else ("/proc/<pid>/stat cross-check of the bot's own report" if linux
+                      else "the bot process's own report only")),
+        Feature("memory cap", rlimits or "memory" in cg.controllers,
+                ", ".join(x for x in ("RLIMIT_AS" if rlimits and sys.platform != "darwin" else "",
+                                      "memory cgroup" if "memory" in cg.controllers else "") if x)
+                or "not enforced on this platform"),
+        Feature("file size and open-files caps", rlimits, "RLIMIT_FSIZE, RLIMIT_NOFILE" if rlimits else "none"),
+        Feature("output caps (kept, per call, per game)", True, "enforced by the parent"),
+        Feature("stop between turns", os.name == "posix", "SIGSTOP/SIGCONT of the bot's process (all its threads)"
+                if os.name == "posix" else "not available"),
+        Feature("audit-hook policy (processes, files, network, imports)", True, "always, inside the bot's process"),
+    ]
+    return features
+
+
+__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "report", "use_bwrap", "warn_once"]

