@@ -7,6 +7,7 @@ A command module defines ``register(subparsers)``, which adds its parser and set
 from __future__ import annotations
 
 import argparse
+import os
 import importlib
 import pkgutil
 import sys
@@ -75,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"harness {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `harness ... | head`: the reader left; nothing to report
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

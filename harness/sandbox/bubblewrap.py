@@ -35,6 +35,8 @@ from pathlib import Path
 NOBODY = 65534
 # Mounted inside the sandbox; holds ``func_timeout`` (bound read-only from wherever it is installed).
 LIB_MOUNT = "/run/harness-lib"
+# The harness's files a bot's process runs: the worker and the modules it imports.
+BOT_SIDE_FILES = tuple(Path(__file__).with_name(n) for n in ("worker.py", "wire.py", "guard.py"))
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,10 @@ def _probe() -> BwrapSupport:
             code.mkdir()
             work.mkdir()
             (code / "probe.py").write_text("import sys, os\nopen('x', 'w').write('ok')\nsys.exit(0)\n")
+            # The real layout: the bot-side files bound where they are installed (a
+            # site-packages folder after `pip install .`, which the sandbox otherwise hides).
             argv = command(exe, userns=userns, code_dir=code, work_dir=work, botapi_dir=None,
-                           worker_files=(), work_bytes=1 << 20)
+                           worker_files=BOT_SIDE_FILES, work_bytes=1 << 20)
             argv += [python_executable(), "-I", "-S", "-B", str(code / "probe.py")]
             try:
                 done = subprocess.run(argv, capture_output=True, text=True, timeout=30, cwd="/",
@@ -145,15 +149,20 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     for prefix in sorted(prefixes):
         if not prefix.startswith("/usr/") and prefix != "/usr":
             argv += ["--ro-bind", prefix, prefix]
-    for site in _site_dirs():  # an empty, read-only folder over every package folder
-        argv += ["--tmpfs", site, "--remount-ro", site]
+    sites = _site_dirs()
+    for site in sites:  # an empty folder over every package folder (made read-only below)
+        argv += ["--tmpfs", site]
     argv += ["--ro-bind", _func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
+    # The harness itself may be installed in one of those folders (pip install .): its
+    # bot-side files are bound at their own paths, into the still writable empty folder.
     for f in worker_files:
         argv += ["--ro-bind", str(f), str(f)]
     if botapi_dir is not None:
         argv += ["--ro-bind", str(botapi_dir), str(botapi_dir)]
     if code_dir is not None:
         argv += ["--ro-bind", str(code_dir), str(code_dir)]
+    for site in sites:
+        argv += ["--remount-ro", site]
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     if work_dir is not None:
         argv += ["--size", str(work_bytes), "--tmpfs", str(work_dir), "--chdir", str(work_dir)]

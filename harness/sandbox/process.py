@@ -33,7 +33,7 @@ from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits,
 from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter
 
 WORKER = Path(__file__).with_name("worker.py")
-BOT_SIDE_FILES = tuple(WORKER.with_name(n) for n in ("worker.py", "wire.py", "guard.py"))
+BOT_SIDE_FILES = bubblewrap.BOT_SIDE_FILES
 BWRAP_TASKS = 2  # bubblewrap's own processes in the bot's cgroup (outside monitor, namespace init)
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
