@@ -100,7 +100,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
     references = _references(game, args.against or [])
     quiet = args.json
-    limits = Limits().with_game(game)
+    limits = Limits(policy=args.policy).with_game(game)
 
     report = CheckReport(game, args.player, [], sandbox_notes())
     say = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
@@ -152,4 +152,6 @@ def register(sub: Any) -> None:
     check.add_argument("--out", default=".", metavar="DIR",
                        help="where to write the replay of the first error (default: here)")
     check.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    check.add_argument("--policy", choices=["cpu", "wall"], default="cpu",
+                       help="which clock judges a call: cpu (as grading jobs do by default) or wall")
     check.set_defaults(func=cmd_check)

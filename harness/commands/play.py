@@ -10,6 +10,7 @@ from harness.cli import UsageError, parse_sets, read_bot
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord
+from harness.sandbox.limits import Limits
 
 
 def summary(record: GameRecord) -> str:
@@ -34,7 +35,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if logins[0] == logins[1]:
         logins = [f"{logins[0]}#1", f"{logins[1]}#2"]
     record = play_match(game, [src for _, src in bots], settings=parse_sets(args.set or []),
-                        seed=args.seed, logins=logins)
+                        seed=args.seed, logins=logins, limits=Limits(policy=args.policy).with_game(game))
     if args.replay:
         from harness.report.replay import write_replay  # imported late: jinja2 only when asked
 
@@ -59,6 +60,8 @@ def register(sub: Any) -> None:
     play.add_argument("bot_b", metavar="B.py", help="the bot that moves second")
     play.add_argument("--seed", type=int, default=0, help="the game's seed (default 0)")
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game setting (YAML value)")
+    play.add_argument("--policy", choices=["wall", "cpu"], default="wall",
+                      help="which clock judges a call: wall (the course's rule, default) or cpu")
     play.add_argument("--json", action="store_true", help="print the game record as one JSON object")
     play.add_argument("--replay", metavar="FILE.html",
                       help="also write the game's replay viewer (one self-contained HTML page)")

@@ -66,12 +66,30 @@ def _progress(quiet: bool) -> Any:
     return factory
 
 
+def _self_check(quiet: bool) -> Any:
+    """The timing self-check before a job plays games here: refuses (one line) on an unfit machine."""
+    from harness.sandbox.calibrate import HarnessUnfit, ensure_fair_timing
+
+    def check(job: Job) -> None:
+        try:
+            report = ensure_fair_timing(job.limits, calls=3, work=round(job.limits.move * 0.3, 3))
+        except HarnessUnfit as exc:
+            raise UsageError(f"{job.name}: {exc}") from None
+        if not quiet:
+            print(f"{job.name}: timing self-check passed (wall/CPU {report.ratio:.2f} under the "
+                  f"{job.limits.policy} policy, {report.isolation})", file=sys.stderr)
+
+    return check
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     for job in _jobs(args):
         job = with_workers(job, args.workers)
         executor: Executor = DaskExecutor(args.scheduler) if args.scheduler else LocalExecutor(job.workers)
+        # On a Dask cluster the games run on other machines: this machine's load says nothing.
+        check = None if args.scheduler or args.no_self_check else _self_check(args.quiet)
         try:
-            summary = run_job(job, executor, _progress(args.quiet))
+            summary = run_job(job, executor, _progress(args.quiet), check)
         except StoreError as exc:
             raise UsageError(str(exc)) from None
         finally:
@@ -148,6 +166,8 @@ def register(sub: Any) -> None:
     run.add_argument("--workers", type=int, help="games played at once (default: the job's, else one per core)")
     run.add_argument("--scheduler", metavar="ADDRESS", help="run the games on this Dask scheduler")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no leaderboard")
+    run.add_argument("--no-self-check", action="store_true",
+                     help="skip the timing self-check (a calibration bot) before playing")
     run.set_defaults(func=cmd_run)
 
     board = sub.add_parser("leaderboard", help="show a job's leaderboard from its stored results")

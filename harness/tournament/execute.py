@@ -134,14 +134,21 @@ class RunSummary:
 ProgressFactory = Callable[[int, int, str], Any]  # (total, already done, label) -> progress bar
 
 
-def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = None) -> RunSummary:
-    """Play every game of ``job`` not yet in its store, committing each as it finishes."""
+def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = None,
+            before_play: Callable[[Job], None] | None = None) -> RunSummary:
+    """Play every game of ``job`` not yet in its store, committing each as it finishes.
+
+    ``before_play`` runs once the store is locked and only if there is a game to play (the
+    timing self-check): a run that reuses every game needs no fair clock.
+    """
     sweep_stale_dirs()
     entrants, opponent = load_entrants(job)
     tasks = make_tasks(job, entrants, opponent)
     with ResultsStore(job.results) as store:
         done = store.done_keys()
         todo = [t for t in tasks if t.key not in done]
+        if todo and before_play is not None:
+            before_play(job)
         bar = progress(len(tasks), len(tasks) - len(todo), job.name) if progress else None
         attempts = {t.key: 0 for t in todo}
         played = faults = 0

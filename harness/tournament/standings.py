@@ -2,7 +2,9 @@
 
 Rules (from the seeds): a bot with any verdict against it in a run of the job is disqualified
 from that run's ranking; the others are ranked by the game's measure, the sum of their game
-scores (Štreky: points; Quoridor and PriemSpel: 1 per win, 0.5 per draw). Reference players
+scores (Štreky: points; Quoridor and PriemSpel: 1 per win, 0.5 per draw) over the games that
+ended by the rules: a game cut short by a verdict counts for nobody's score (its winner still
+has the win), so meeting a disqualified bot early or late neither helps nor hurts. Reference players
 are ranked like anyone but never take or consume points. ``harness_error`` games count for
 no one.
 """
@@ -62,9 +64,9 @@ def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[st
                 row.wins += 1
             elif record.winner is None and not any(p.verdict.charged for p in record.players):
                 row.draws += 1
-            else:
-                row.losses += 1
-            if seat < len(record.scores):
+            elif record.winner is not None or player.verdict.charged:
+                row.losses += 1  # (an opponent's verdict without a winner is no loss for this bot)
+            if seat < len(record.scores) and not any(p.verdict.charged for p in record.players):
                 row.score += record.scores[seat]
             if player.verdict.charged:
                 row.verdicts_against += 1

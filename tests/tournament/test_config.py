@@ -27,7 +27,7 @@ jobs:
     opponent: {BASIS}
     games: 4
     awards: {{policy: pass_fail, points: 5}}
-    limits: {{move: 0.5, memory_mb: 256}}
+    limits: {{move: 0.5, memory_mb: 256, policy: wall, isolation: plain}}
   both:
     jobs: [rr, g]
 """
@@ -47,6 +47,9 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
     assert [p.parent.name for p in g.submissions] == ["alice", "bob", "carol"]
     assert g.limits.move == 0.5 and g.limits.memory_bytes == 256 << 20 and g.limits.init == 1.0
     assert g.awards.points == 5 and rr.awards.tiers[1].rank == 3
+    # Jobs are judged by CPU time unless they ask for the course's literal wall-clock rule.
+    assert (rr.limits.policy, rr.limits.backstop, rr.limits.isolation) == ("cpu", 3.0, "auto")
+    assert (g.limits.policy, g.limits.isolation) == ("wall", "plain")
     assert g.results == (tmp_path / "results" / "g").resolve()
 
 
@@ -73,6 +76,12 @@ BAD = [
      "jobs.a.limits.move: must be a number > 0"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{cpu: 1}}}}}}",
      "jobs.a.limits.cpu: unknown limit"),
+    (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{policy: cpu-time}}}}}}",
+     "jobs.a.limits.policy: must be wall or cpu, got 'cpu-time'"),
+    (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{backstop: 0.5}}}}}}",
+     "jobs.a.limits.backstop: must be a number > 1"),
+    (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{isolation: docker}}}}}}",
+     "jobs.a.limits.isolation: must be auto or bwrap or plain"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], gmaes: 3}}}}",
      "jobs.a.gmaes: unknown key"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], "
@@ -102,4 +111,8 @@ def test_unknown_job_lists_the_jobs(tmp_path: Path) -> None:
 
 def test_the_shipped_file_is_valid() -> None:
     config = load_config(REPO / "tournaments.yaml")
-    assert config.resolve("demo")
+    assert [j.name for j in config.resolve("demo")] == ["demo-streky-grading", "demo-quoridor", "priemspel-tournament"]
+    for name, game in [("streky-grading", "streky"), ("streky-tournament", "streky"),
+                       ("quoridor-grading", "quoridor"), ("quoridor-tournament", "quoridor")]:
+        (job,) = config.resolve(name)
+        assert job.game == game and job.limits.policy == "cpu"

@@ -209,3 +209,31 @@ def test_leaderboard_and_exports_from_the_store(tmp_path: Path) -> None:
     with ResultsStore(tmp_path / "results" / "rr", lock=False) as store:
         keys = [key for key, _ in store.records()]
     assert {p.stem for p in (site / "games").glob("*.html")} == set(keys)  # one replay per stored game
+
+
+def test_a_run_refuses_to_start_on_a_machine_too_loaded_to_time_fairly(tmp_path: Path) -> None:
+    """Real load: three busy processes per core; the wall policy's self-check must refuse.
+
+    Each hog gets its own session, like other users' work: Linux's autogroup scheduler gives
+    every session a fair share, so hogs in the test's own session would barely slow a bot
+    (which runs in a session of its own) and the machine would rightly count as fit.
+    """
+    config = make_job(tmp_path, games=1)
+    config.write_text(config.read_text() + "    limits: {policy: wall}\n")
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(3 * (os.cpu_count() or 1))]
+    try:
+        time.sleep(0.5)
+        run = harness_run(config)
+        _, err = run.communicate(timeout=120)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert run.returncode == 2, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("harness run: rr: refusing to start: cannot time bots fairly now:"), err
+    assert "too loaded" in line
+    assert count_games(tmp_path / "results" / "rr" / "results.sqlite") == 0
+    # An idle machine (the hogs are gone) passes the same check and plays.
+    assert harness_run(config).wait(timeout=300) == 0

@@ -1,0 +1,106 @@
+"""Standings on hand-made results: disqualification, scores, both awards policies, ratings."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from harness.config import Awards, Tier
+from harness.record import GameRecord, PlayerRecord, Verdict
+from harness.tournament.schedule import Entrant
+from harness.tournament.standings import competition_ranks, max_points, standings
+
+QUORIDOR_TIERS = Awards("tiers", tiers=(Tier(3, top=0.1), Tier(2, top=0.2), Tier(1, top=0.4)))
+STREKY_RANKS = Awards("tiers", tiers=(Tier(5, rank=1), Tier(4, rank=2), Tier(3, rank=3), Tier(2, rank=4),
+                                      Tier(1, rank=5)))
+
+
+def game(a: str, b: str, winner: int | None, scores: tuple[float, float] = (0, 0),
+         verdicts: tuple[Verdict, Verdict] = (Verdict.OK, Verdict.OK), reason: str = "") -> GameRecord:
+    players = [PlayerRecord(login, "0" * 64, verdict, reason if verdict is not Verdict.OK else "")
+               for login, verdict in zip((a, b), verdicts)]
+    return GameRecord("quoridor", {}, 0, players, winner=winner, scores=scores, plies=10)
+
+
+def win(a: str, b: str) -> GameRecord:
+    """``a`` beats ``b`` by the rules (a Quoridor-like game: 1 point per win)."""
+    return game(a, b, 0, (1, 0))
+
+
+def rows_of(awards: Awards, logins: list[str], records: list[GameRecord], references: tuple[str, ...] = ()) -> dict[str, Any]:
+    entrants = [Entrant(login, f"{login}/player.py", login.encode(), login in references) for login in logins]
+    return {r.login: r for r in standings(SimpleNamespace(awards=awards), entrants, records)}  # type: ignore[arg-type]
+
+
+def test_competition_ranks_share_the_best_rank() -> None:
+    assert competition_ranks([5, 7, 7, 3, 5]) == [3, 1, 1, 5, 3]
+    assert competition_ranks([]) == []
+
+
+def test_any_verdict_disqualifies_with_the_first_reason_and_the_game_counts_for_no_score() -> None:
+    records = [win("ann", "ben"), win("ann", "cat"),
+               game("ben", "cat", 1, (0, 0), (Verdict.ILLEGAL_MOVE, Verdict.OK), "wall overlaps"),
+               game("cat", "ben", 0, (0, 0), (Verdict.OK, Verdict.TIMEOUT), "too slow"),
+               win("cat", "ann")]
+    rows = rows_of(QUORIDOR_TIERS, ["ann", "ben", "cat"], records)
+    ben = rows["ben"]
+    assert ben.disqualified and ben.rank is None and ben.points == 0
+    assert ben.verdicts_against == 2 and ben.reason == "illegal_move: wall overlaps"
+    assert (ben.wins, ben.draws, ben.losses) == (0, 0, 3)
+    cat = rows["cat"]
+    # cat won the game ben lost by a verdict, but a game cut short scores for nobody.
+    assert (cat.wins, cat.draws, cat.losses, cat.score) == (3, 0, 1, 1.0)
+    assert not cat.disqualified and rows["ann"].score == 2.0
+    assert [rows["ann"].rank, rows["cat"].rank] == [1, 2]
+    ordered = list(rows)
+    assert ordered[-1] == "ben", "disqualified bots come last"
+
+
+def test_harness_errors_count_for_no_one() -> None:
+    fault = game("ann", "ben", None, (0, 0), (Verdict.HARNESS_ERROR, Verdict.HARNESS_ERROR), "worker lost")
+    rows = rows_of(QUORIDOR_TIERS, ["ann", "ben"], [fault, win("ben", "ann")])
+    assert not rows["ann"].disqualified and rows["ann"].games == 1 and rows["ben"].wins == 1
+
+
+def test_top_fraction_tiers_count_only_students_who_were_not_disqualified() -> None:
+    # Ten students in a chain (s0 beats everyone below it), one reference bot on top, one cheat.
+    students = [f"s{i}" for i in range(10)]
+    records = [win(a, b) for i, a in enumerate(students) for b in students[i + 1:]]
+    records += [win("ref", s) for s in students]
+    records.append(game("cheat", "s0", 1, verdicts=(Verdict.FORBIDDEN, Verdict.OK), reason="import os"))
+    rows = rows_of(QUORIDOR_TIERS, [*students, "ref", "cheat"], records, references=("ref",))
+    points = [rows[s].points for s in students]
+    # 10 ranked students: top 10 % is rank 1, top 20 % ranks 1-2, top 40 % ranks 1-4.
+    assert points == [3, 2, 1, 1, 0, 0, 0, 0, 0, 0]
+    assert rows["ref"].rank == 1 and rows["ref"].points == 0, "a reference bot ranks but takes no points"
+    assert rows["s0"].rank == 2 and rows["cheat"].points == 0
+    assert max_points(QUORIDOR_TIERS) == 3
+
+
+def test_rank_tiers_give_ties_the_same_points() -> None:
+    # Štreky-like: score sums decide; two students tie for second place.
+    records = [game("ann", "ben", 0, (50, 30)), game("cat", "dan", 0, (30, 10)), game("eve", "fay", 0, (20, 5)),
+               game("gus", "ann", 1, (1, 2))]
+    rows = rows_of(STREKY_RANKS, ["ann", "ben", "cat", "dan", "eve", "fay", "gus"], records)
+    assert {k: (r.rank, r.points) for k, r in rows.items()} == {
+        "ann": (1, 5), "ben": (2, 4), "cat": (2, 4), "eve": (4, 2), "dan": (5, 1), "fay": (6, 0), "gus": (7, 0)}
+
+
+def test_pass_fail_gives_full_points_only_without_any_error() -> None:
+    awards = Awards("pass_fail", points=5)
+    records = [game("ann", "brute", 0, (40, 10)), game("brute", "ann", 0, (30, 20)),
+               game("ben", "brute", 0, (40, 10)), game("brute", "ben", None, (3, 0), (Verdict.OK, Verdict.BAD_ANSWER),
+                                                        "play() returned a tuple"),
+               ]
+    rows = rows_of(awards, ["ann", "ben", "idle"], records)
+    assert rows["ann"].points == 5, "losing is fine: only errors cost the points"
+    assert rows["ben"].points == 0 and rows["ben"].reason == "bad_answer: play() returned a tuple"
+    assert rows["idle"].points == 0 and rows["idle"].games == 0, "a submission that never played earns nothing"
+
+
+def test_ratings_order_a_chain_and_give_intervals() -> None:
+    records = [win("a", "b"), win("b", "c"), win("a", "c")] * 5 + [win("c", "a")]
+    rows = rows_of(Awards(), ["a", "b", "c"], records)
+    assert rows["a"].rating > rows["b"].rating > rows["c"].rating
+    for r in rows.values():
+        assert r.rating_low < r.rating < r.rating_high
