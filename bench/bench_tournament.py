@@ -6,11 +6,18 @@ Builds a temporary job: N PriemSpel bots (copies of the two reference strategies
 different logins), every pair in both seatings, one settings set; plays it from an empty store
 with each worker count through the real ``run_job`` (process pool, SQLite store) and prints
 games/minute and efficiency = rate(w) / (w * rate(1)). Target: >= 90 % on two cores.
+
+It also reports how many cores the machine was busy on average during each run (Linux:
+``/proc/stat``) and games per busy-core-minute. One game is itself parallel (both bots start
+and run in processes of their own), so a single worker already keeps more than one core busy;
+on a two-core machine that caps the efficiency above at 2 / (cores busy with one worker), and
+the per-core rate shows whether a second worker adds any waste of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -36,6 +43,16 @@ def make_job(folder: Path, bots: int) -> Path:
     return config
 
 
+def cpu_ticks() -> tuple[int, int] | None:
+    """(all, idle) jiffies of the whole machine, or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return None
+    return sum(values), values[3] + values[4]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bots", type=int, default=20)
@@ -45,11 +62,16 @@ def main() -> None:
     for workers in args.workers:
         with tempfile.TemporaryDirectory() as tmp:
             job = load_config(make_job(Path(tmp), args.bots)).resolve("rr")[0]
-            start = time.perf_counter()
+            ticks0, start = cpu_ticks(), time.perf_counter()
             summary = run_job(job, LocalExecutor(workers))
-            elapsed = time.perf_counter() - start
+            elapsed, ticks1 = time.perf_counter() - start, cpu_ticks()
         rates[workers] = summary.played / elapsed * 60
-        print(f"{workers} worker(s): {summary.played} games in {elapsed:.1f} s = {rates[workers]:.0f} games/min")
+        line = f"{workers} worker(s): {summary.played} games in {elapsed:.1f} s = {rates[workers]:.0f} games/min"
+        if ticks0 and ticks1 and ticks1[0] > ticks0[0]:
+            total, idle = ticks1[0] - ticks0[0], ticks1[1] - ticks0[1]
+            busy = (total - idle) / total * (os.cpu_count() or 1)
+            line += f"; {busy:.2f} of {os.cpu_count()} cores busy = {rates[workers] / busy:.0f} games per busy-core-minute"
+        print(line)
     base = rates.get(1)
     for workers, rate in rates.items():
         if base and workers > 1:
