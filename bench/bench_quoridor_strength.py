@@ -28,7 +28,7 @@ def settings_for(seed: int) -> dict[str, object]:
 
 
 def match(a: str, b: str, games: int) -> dict[str, float]:
-    classes = {n: load_module(REFERENCE / f"{n}.py", f"_strength_{n}").Player for n in (a, b)}
+    classes = {n: load_module(REFERENCE / f"{n}.py").Player for n in (a, b)}
     wins = {a: 0, b: 0}
     draws = failures = plies = 0
     slowest = {a: 0.0, b: 0.0}

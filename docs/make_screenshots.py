@@ -27,6 +27,9 @@ from harness.games import get_game  # noqa: E402
 from harness.match import play_match  # noqa: E402
 from harness.record import GameRecord  # noqa: E402
 from harness.report import build_site  # noqa: E402
+from harness.config import Awards  # noqa: E402
+from harness.tournament.schedule import Entrant  # noqa: E402
+from harness.tournament.standings import standings  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -52,29 +55,11 @@ def round_robin(game: str, bots: dict[str, Path], seeds: int) -> list[GameRecord
     return records
 
 
-def standings(bots: dict[str, Path], records: list[GameRecord]) -> list[dict[str, Any]]:
-    """A plain leaderboard: game scores summed; any verdict against a bot disqualifies it."""
-    rows = {login: {"login": login, "bot_name": "", "games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0,
-                    "verdicts_against": 0, "disqualified": False, "reason": "",
-                    "reference": "reference_players" in path.parts} for login, path in bots.items()}
-    for r in records:
-        if r.harness_fault:
-            continue
-        for seat, p in enumerate(r.players):
-            row = rows[p.login]
-            row["games"] += 1
-            row["bot_name"] = row["bot_name"] or p.bot_name
-            row["score"] += r.scores[seat] if seat < len(r.scores) else 0.0
-            key = "draws" if r.winner is None else "wins" if r.winner == seat else "losses"
-            row[key] += 1
-            if p.verdict.charged:
-                row["verdicts_against"] += 1
-                row["disqualified"] = True
-                row["reason"] = row["reason"] or f"{p.verdict.value}: {p.reason}"
-    ordered = sorted(rows.values(), key=lambda r: (r["disqualified"], -r["score"], r["login"]))
-    for rank, row in enumerate(ordered, start=1):
-        row["rank"] = None if row["disqualified"] else rank
-    return ordered
+def leaderboard(bots: dict[str, Path], records: list[GameRecord]) -> list[dict[str, Any]]:
+    """The harness's own standings of these games (no awards: the screenshot shows no points)."""
+    entrants = [Entrant(login, str(path), path.read_bytes(), "reference_players" in path.parts)
+                for login, path in bots.items()]
+    return [row.to_json() for row in standings(Awards(), entrants, records)]
 
 
 def photograph(site: Path, replay: Path, out: Path, chromium: str) -> None:
@@ -106,7 +91,7 @@ def main() -> int:
     site = args.site or Path(tempfile.mkdtemp(prefix="harness-site-"))
     title = f"{get_game(args.game).title}: demo round robin"
     ids = [f"game-{n:04d}" for n in range(1, len(records) + 1)]
-    build_site(site, title=title, records=records, leaderboard=standings(bots, records),
+    build_site(site, title=title, records=records, leaderboard=leaderboard(bots, records),
                job={"job": f"demo-{args.game}", "format": "round robin, both seats", "seeds": args.seeds},
                game_ids=ids)
     clean = [i for i, r in enumerate(records) if not any(p.verdict.charged for p in r.players)] or [0]

@@ -1,9 +1,8 @@
-"""Shared fixtures: the repository's folders, and a guard that no bot process outlives a test."""
+"""Shared fixtures: the repository's folders, and a guard that nothing of a bot outlives a test."""
 
 from __future__ import annotations
 
-import os
-import tempfile
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,29 +12,21 @@ REPO = Path(__file__).resolve().parents[1]
 BOTS = Path(__file__).resolve().parent / "bots"
 
 
-def bot_processes() -> list[int]:
-    """Pids of live (non-zombie) processes of bots started by this test process.
-
-    A bot's process need not run the worker's command line (under bubblewrap the tree's root is
-    ``bwrap``; a grandchild could be anything), so the markers are its cgroup, its environment,
-    its working directory and command line (see ``tests/hostile/leftovers.py``). They carry this
-    process's pid: bots of other test runs on the same machine are not counted.
-    """
-    from tests.hostile.leftovers import bot_processes as owned
-
-    return sorted(owned())
-
-
-def bot_dirs() -> set[str]:
-    """The bots' temporary working directories that exist now (this process's bots only)."""
-    prefix = f"harness-bot-{os.getpid()}-"
-    return {p for p in os.listdir(tempfile.gettempdir()) if p.startswith(prefix)}
-
-
 @pytest.fixture
 def no_leftovers() -> Iterator[None]:
-    """Fail the test if a bot process or a bot's temporary directory survives it."""
-    before_dirs = bot_dirs()
+    """Fail the test if a process, cgroup or temporary folder of its bots outlives it.
+
+    A bot's process need not run the worker's command line (under bubblewrap the tree's root is
+    ``bwrap``; a grandchild could be anything), so ``tests/hostile/leftovers.py`` finds them by
+    cgroup, environment, working directory and command line, all tagged with this process's pid:
+    bots of other test runs on the same machine are not counted. The process table is read from
+    /proc, so off Linux only the folders are checked.
+    """
+    from tests.hostile.leftovers import bot_cgroups, bot_dirs, bot_processes
+
+    before = bot_dirs()
     yield
-    assert bot_processes() == [], "a bot process survived its game"
-    assert bot_dirs() - before_dirs == set(), "a bot's temporary directory was not deleted"
+    if sys.platform.startswith("linux"):
+        assert bot_processes() == {}, "a process of a bot survived its game"
+        assert bot_cgroups() == [], "a bot's cgroup was not removed"
+    assert bot_dirs() - before == set(), "a bot's temporary folder was not deleted"

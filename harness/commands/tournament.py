@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,9 @@ from typing import Any
 from harness.cli import UsageError
 from harness.config import Config, ConfigError, Job, load_config
 from harness.record import GameRecord
-from harness.tournament.execute import DaskExecutor, Executor, LocalExecutor, job_tasks, run_job, with_workers
+from harness.tournament.execute import DaskExecutor, Executor, LocalExecutor, run_job, with_workers
 from harness.tournament.export import gradebook_csv, gradescope, leaderboard
-from harness.tournament.schedule import load_entrants
+from harness.tournament.schedule import load_entrants, make_tasks
 from harness.tournament.standings import Row, standings
 from harness.tournament.store import StoreError, open_readonly
 
@@ -44,15 +45,15 @@ class JobResults:
 
 def job_results(job: Job) -> JobResults:
     """The leaderboard of a job from its store, over the games of its current schedule."""
-    entrants, _ = load_entrants(job)
-    wanted = [t.key for t in job_tasks(job)]
+    entrants, opponent = load_entrants(job)
+    wanted = [t.key for t in make_tasks(job, entrants, opponent)]
     try:
         with open_readonly(job.results) as store:
             pairs = list(store.records(wanted))
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     records = [r for _, r in pairs]
-    return JobResults(standings(job, entrants, records), records, [k for k, _ in pairs])
+    return JobResults(standings(job.awards, entrants, records), records, [k for k, _ in pairs])
 
 
 def _progress(quiet: bool) -> Any:
@@ -66,7 +67,7 @@ def _progress(quiet: bool) -> Any:
     return factory
 
 
-def _self_check(quiet: bool) -> Any:
+def _self_check(quiet: bool) -> Callable[[Job], None]:
     """The timing self-check before a job plays games here: refuses (one line) on an unfit machine."""
     from harness.sandbox.calibrate import HarnessUnfit, ensure_fair_timing
 

@@ -19,10 +19,13 @@ added by adding its package; nothing else changes (the registry discovers packag
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")  # a game's state type
@@ -184,3 +187,27 @@ class GameSpec(Generic[S, M]):
         import reference_players
 
         return Path(reference_players.__file__).resolve().parent / self.name
+
+
+_imported: dict[Path, ModuleType] = {}
+
+
+def import_bot(path: str | Path, botapi_dir: Path | None) -> ModuleType:
+    """A bot file imported into *this* process, its game's bot API importable (``import base``).
+
+    For tests, benchmarks and strength measurements only: no sandbox, no limits. Each file is
+    imported once (under a unique module name) and the same module is returned after that.
+    """
+    path = Path(path).resolve()
+    if path not in _imported:
+        if botapi_dir is not None and str(botapi_dir) not in sys.path:
+            sys.path.insert(0, str(botapi_dir))
+        name = f"_bot_{len(_imported)}_{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _imported[path] = module
+    return _imported[path]

@@ -23,6 +23,7 @@ real path, and the bot's working directory keeps its ``harness-bot-...`` name.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -106,7 +107,8 @@ def _probe() -> BwrapSupport:
     return BwrapSupport(None, version=version, reason="bwrap cannot create the sandbox here: " + "; ".join(errors))
 
 
-def _site_dirs() -> list[str]:
+@functools.cache  # fixed for the life of the process; each bot's start would otherwise pay ~1 ms
+def _site_dirs() -> tuple[str, ...]:
     """Folders of installed packages, to hide inside the sandbox."""
     found = set()
     for key in ("purelib", "platlib"):
@@ -119,10 +121,12 @@ def _site_dirs() -> list[str]:
                   f"/usr/lib/python{sys.version_info[0]}.{sys.version_info[1]}/site-packages",
                   f"/usr/local/lib/python{sys.version_info[0]}.{sys.version_info[1]}/dist-packages"):
         found.add(extra)
-    return sorted(p for p in found if os.path.isdir(p))
+    return tuple(sorted(p for p in found if os.path.isdir(p)))
 
 
-def _func_timeout_dir() -> str:
+@functools.cache
+def func_timeout_dir() -> str:
+    """The installed ``func_timeout`` package's folder (the worker imports it, in or out of bwrap)."""
     import func_timeout
 
     return os.path.dirname(os.path.realpath(func_timeout.__file__))
@@ -152,7 +156,7 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     sites = _site_dirs()
     for site in sites:  # an empty folder over every package folder (made read-only below)
         argv += ["--tmpfs", site]
-    argv += ["--ro-bind", _func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
+    argv += ["--ro-bind", func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
     # The harness itself may be installed in one of those folders (pip install .): its
     # bot-side files are bound at their own paths, into the still writable empty folder.
     for f in worker_files:

@@ -28,6 +28,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.sandbox.stale import owner_alive
+
 V1_ROOT = Path("/sys/fs/cgroup")
 PREFIX = "harness-"
 # Controllers the harness uses, by cgroup v1 hierarchy name.
@@ -132,13 +134,7 @@ def _owner_alive(name: str) -> bool:
     parts = name.split("-")
     if len(parts) < 3 or not parts[1].isdigit():
         return True  # not ours to judge (an older naming): leave it
-    try:
-        os.kill(int(parts[1]), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return owner_alive(int(parts[1]))
 
 
 _SWEPT = False

@@ -26,7 +26,7 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, wire
+from harness.sandbox import bubblewrap, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
@@ -38,6 +38,7 @@ BWRAP_TASKS = 2  # bubblewrap's own processes in the bot's cgroup (outside monit
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
+_SWEPT = False
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
 
 
@@ -45,12 +46,6 @@ def _scrubbed_env(home: Path) -> dict[str, str]:
     # Nothing of the parent's environment reaches the bot: no tokens, no paths to the store.
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home),
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-
-
-def _func_timeout_parent() -> str:
-    import func_timeout
-
-    return os.path.dirname(os.path.dirname(os.path.realpath(func_timeout.__file__)))
 
 
 class BotProcess:
@@ -91,8 +86,12 @@ class BotProcess:
         self.close()
 
     def _spawn(self) -> None:
+        global _SWEPT
+        if not _SWEPT:  # once per process: what a harness killed earlier left behind
+            _SWEPT = True
+            stale.sweep_stale_dirs()
         # Named after the owner's pid: a sweep can tell a dead harness's folders from live ones.
-        self.root = Path(tempfile.mkdtemp(prefix=f"harness-bot-{os.getpid()}-"))
+        self.root = Path(tempfile.mkdtemp(prefix=f"{stale.DIR_PREFIX}{os.getpid()}-"))
         code, work = self.root / "code", self.root / "work"
         code.mkdir()
         work.mkdir()
@@ -107,7 +106,7 @@ class BotProcess:
             argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(WORKER),
                     str(req_r), str(rep_w), bubblewrap.LIB_MOUNT]
         else:
-            argv = [sys.executable, "-I", "-S", "-B", str(WORKER), str(req_r), str(rep_w), _func_timeout_parent()]
+            argv = [sys.executable, "-I", "-S", "-B", str(WORKER), str(req_r), str(rep_w), os.path.dirname(bubblewrap.func_timeout_dir())]
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

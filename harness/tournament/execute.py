@@ -141,7 +141,6 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     ``before_play`` runs once the store is locked and only if there is a game to play (the
     timing self-check): a run that reuses every game needs no fair clock.
     """
-    sweep_stale_dirs()
     entrants, opponent = load_entrants(job)
     tasks = make_tasks(job, entrants, opponent)
     with ResultsStore(job.results) as store:
@@ -170,56 +169,10 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     return RunSummary(job.name, len(tasks), len(tasks) - len(attempts), played, faults)
 
 
-def job_tasks(job: Job) -> list[Task]:
-    """The job's schedule for its current submissions."""
-    entrants, opponent = load_entrants(job)
-    return make_tasks(job, entrants, opponent)
-
-
 def with_workers(job: Job, workers: int | None) -> Job:
     """``job`` with another worker count (from the command line)."""
     return job if workers is None else replace(job, workers=workers)
 
 
-__all__ = ["DaskExecutor", "Executor", "LocalExecutor", "RunSummary", "job_tasks", "play_task", "run_job",
+__all__ = ["DaskExecutor", "Executor", "LocalExecutor", "RunSummary", "play_task", "run_job",
            "with_workers"]
-
-
-def sweep_stale_dirs() -> int:
-    """Delete bots' temporary folders left by a harness process that was killed (``kill -9``).
-
-    A folder is named ``harness-bot-<owner pid>-...``; it is stale when its owner is gone.
-    Returns how many were removed.
-    """
-    import os
-    import shutil
-    import tempfile
-
-    removed = 0
-    root = tempfile.gettempdir()
-    for name in os.listdir(root):
-        parts = name.split("-")
-        if not name.startswith("harness-bot-") or len(parts) < 4 or not parts[2].isdigit():
-            continue
-        if _alive(int(parts[2])):
-            continue  # its folder is in use
-        shutil.rmtree(os.path.join(root, name), ignore_errors=True)
-        removed += 1
-    return removed
-
-
-def _alive(pid: int) -> bool:
-    """True if process ``pid`` exists and is not a zombie (a killed owner may linger as one)."""
-    import os
-    from pathlib import Path
-
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True  # no /proc (macOS): trust kill(0)

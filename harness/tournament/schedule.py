@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ class Entrant:
     source: bytes
     reference: bool = False  # a reference player: ranked, but never awarded points
 
-    @property
+    @cached_property  # asked for once per game of the schedule
     def sha256(self) -> str:
         return sha256(self.source)
 

@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from harness.config import Awards, Job
+from harness.config import Awards
 from harness.record import GameRecord
 from harness.tournament.schedule import Entrant
 
@@ -151,12 +151,12 @@ def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], iterations:
         row.rating, row.rating_low, row.rating_high = rating, rating - half, rating + half
 
 
-def standings(job: Job, entrants: Sequence[Entrant], records: Sequence[GameRecord]) -> list[Row]:
-    """The leaderboard rows of a job, best first (disqualified bots last)."""
+def standings(awards: Awards, entrants: Sequence[Entrant], records: Sequence[GameRecord]) -> list[Row]:
+    """The leaderboard rows of the entrants' games, best first (disqualified bots last)."""
     rows = tally(entrants, records)
     fit_ratings(rows, records)
     ordered = sorted(rows.values(), key=lambda r: (r.disqualified, -r.score, -r.rating, r.login))
-    award(ordered, job.awards)
+    award(ordered, awards)
     return ordered
 
 

@@ -147,7 +147,7 @@ def test_the_corpus_is_complete() -> None:
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
-def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena, no_survivors: None) -> None:
+def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena, no_leftovers: None) -> None:
     case = CORPUS[name]
     record = play(arena, name, mode)
     me, other = record.players
@@ -164,7 +164,7 @@ def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena,
     arena.assert_intact()
 
 
-def test_what_a_bot_can_see(arena: Arena, no_survivors: None) -> None:
+def test_what_a_bot_can_see(arena: Arena, no_leftovers: None) -> None:
     """Existence checks (os.path.exists: no audit event) see nothing outside under bubblewrap.
 
     Documented fallback: without bubblewrap a bot can tell that a path exists (it still cannot
@@ -180,7 +180,7 @@ def test_what_a_bot_can_see(arena: Arena, no_survivors: None) -> None:
             assert seen["victim"] and seen["store"] and seen["target"] and seen["passwd"], seen
 
 
-def test_the_run_continues_after_hostile_bots(arena: Arena, no_survivors: None) -> None:
+def test_the_run_continues_after_hostile_bots(arena: Arena, no_leftovers: None) -> None:
     """Hostile games back to back, then an ordinary game: everything still works."""
     for name in ("fork_bomb", "output_flood", "close_channel", "garbage_frame", "memory_bomb"):
         assert play(arena, name, "auto").players[1].verdict is V.OK
@@ -188,6 +188,6 @@ def test_the_run_continues_after_hostile_bots(arena: Arena, no_survivors: None) 
     assert [p.verdict for p in record.players] == [V.OK, V.OK] and record.end == "rules"
 
 
-def test_sys_exit_in_del_is_reported_on_stderr(arena: Arena, no_survivors: None) -> None:
+def test_sys_exit_in_del_is_reported_on_stderr(arena: Arena, no_leftovers: None) -> None:
     record = play(arena, "sys_exit_in_del", "auto")
     assert "Exception ignored in" in record.players[0].stderr

@@ -29,12 +29,12 @@ def progress_between_turns(mode: str, pause: bool) -> list[float]:
 
 
 @pytest.mark.parametrize("mode", ["auto", "plain", "bare"])
-def test_a_bot_does_not_compute_on_its_opponents_time(mode: str, arena: Arena, no_survivors: None) -> None:
+def test_a_bot_does_not_compute_on_its_opponents_time(mode: str, arena: Arena, no_leftovers: None) -> None:
     # Each gap holds the opponent's 0.4 s move. Stopped, the thread only runs while the bot's own
     # call hands the interpreter around (a few ms of each gap, more on a loaded machine).
     assert max(progress_between_turns(mode, pause=True)) < 0.2
 
 
-def test_without_stopping_it_would(arena: Arena, no_survivors: None) -> None:
+def test_without_stopping_it_would(arena: Arena, no_leftovers: None) -> None:
     """The control: the measure above does see a thread that runs between turns."""
     assert statistics.median(progress_between_turns("auto", pause=False)) > 0.5

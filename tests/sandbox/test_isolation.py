@@ -75,7 +75,7 @@ def test_isolation_modes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_required_bubblewrap_that_is_missing_is_a_harness_error(monkeypatch: pytest.MonkeyPatch,
-                                                               no_survivors: None) -> None:
+                                                               no_leftovers: None) -> None:
     monkeypatch.setattr(bubblewrap, "_SUPPORT", bubblewrap.BwrapSupport(None, reason="not installed"))
     with BotProcess(GAME, b"class Player: pass\n", limits=Limits(isolation="bwrap")) as bot:
         result = bot.load()
@@ -84,7 +84,7 @@ def test_required_bubblewrap_that_is_missing_is_a_harness_error(monkeypatch: pyt
 
 
 @pytest.mark.skipif(not cgroup.support().available, reason="no writable cgroups here")
-def test_cgroup_caps_counts_and_cleans_up(no_survivors: None) -> None:
+def test_cgroup_caps_counts_and_cleans_up(no_leftovers: None) -> None:
     group = cgroup.BotCgroup.create(max_tasks=4, memory_bytes=256 << 20)
     assert group is not None
     try:
@@ -133,14 +133,14 @@ def test_limits_travel_as_plain_data() -> None:
         Limits(policy="cpu-time")
 
 
-def test_doctor_reports_features(capsys: pytest.CaptureFixture[str], no_survivors: None) -> None:
+def test_doctor_reports_features(capsys: pytest.CaptureFixture[str], no_leftovers: None) -> None:
     assert main(["doctor"]) == 0
     out = capsys.readouterr().out
     assert "bubblewrap" in out and "pids cgroup" in out and "bots will run in:" in out
     assert "live check: a trivial bot started" in out
 
 
-def test_calibration_measures_and_judges(no_survivors: None) -> None:
+def test_calibration_measures_and_judges(no_leftovers: None) -> None:
     report = calibrate(Limits(move=0.2), calls=2, max_ratio=100.0)
     assert report.fair, report.summary()
     assert len(report.walls) == 2 and all(w >= 0.09 for w in report.walls)
@@ -149,7 +149,7 @@ def test_calibration_measures_and_judges(no_survivors: None) -> None:
         ensure_fair_timing(Limits(move=0.2), calls=1, max_ratio=0.5)  # no machine is that fast
 
 
-def test_a_bot_cannot_import_installed_packages(no_survivors: None) -> None:
+def test_a_bot_cannot_import_installed_packages(no_leftovers: None) -> None:
     """The bot sees the standard library and its bot API only, with or without bubblewrap."""
     for iso in ("auto", "plain"):
         source = b"import yaml\nclass Player:\n    pass\n"

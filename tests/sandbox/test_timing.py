@@ -40,7 +40,7 @@ def moves(source: bytes, limits: Limits, n: int) -> list:
     return results
 
 
-def test_cpu_policy_on_a_loaded_machine(cores_loaded: int, no_survivors: None) -> None:
+def test_cpu_policy_on_a_loaded_machine(cores_loaded: int, no_leftovers: None) -> None:
     """0.9 s of CPU per move passes and 1.1 s fails, whatever the other processes do."""
     under = moves((SANDBOX_BOTS / "cpu_0_9.py").read_bytes(), CPU, 3)
     assert [r.ok for r in under] == [True] * 3, under[-1].reason
@@ -50,7 +50,7 @@ def test_cpu_policy_on_a_loaded_machine(cores_loaded: int, no_survivors: None) -
     assert re.search(r"(used more than 1 s of CPU time|took 1\.\d+ s of CPU time, over the 1 s limit)", over[0].reason)
 
 
-def test_wall_policy_charges_the_wait(cores_loaded: int, no_survivors: None) -> None:
+def test_wall_policy_charges_the_wait(cores_loaded: int, no_leftovers: None) -> None:
     """The course's literal rule: on a loaded machine the same 0.9 s of CPU can cost the game."""
     results = moves((SANDBOX_BOTS / "cpu_0_9.py").read_bytes(), Limits(), 3)
     walls = [r.wall for r in results]
@@ -60,7 +60,7 @@ def test_wall_policy_charges_the_wait(cores_loaded: int, no_survivors: None) -> 
         assert results[-1].clock == "wall" and "within 1 s" in results[-1].reason
 
 
-def test_the_backstop_stops_a_bot_that_does_not_compute(no_survivors: None) -> None:
+def test_the_backstop_stops_a_bot_that_does_not_compute(no_leftovers: None) -> None:
     """Under the cpu policy a sleeping bot uses no CPU: the wall-clock backstop (3x) ends its call."""
     start = time.perf_counter()
     results = moves((BOTS / "priemspel" / "sleeps.py").read_bytes(), replace(CPU, move=0.3), 1)
@@ -70,7 +70,7 @@ def test_the_backstop_stops_a_bot_that_does_not_compute(no_survivors: None) -> N
     assert "did not return within the wall-clock backstop of 0.9 s" in r.reason
 
 
-def test_the_record_says_which_clock_fired(no_survivors: None) -> None:
+def test_the_record_says_which_clock_fired(no_leftovers: None) -> None:
     record = play_match(GAME, [(SANDBOX_BOTS / "cpu_1_1.py").read_bytes(), BASIS], seed=1, limits=CPU)
     assert record.players[0].verdict is Verdict.TIMEOUT
     assert "of CPU time" in record.players[0].reason
@@ -79,7 +79,7 @@ def test_the_record_says_which_clock_fired(no_survivors: None) -> None:
     assert re.search(r"did not return within 1 s|of wall-clock time", record.players[0].reason)
 
 
-def test_cpu_time_covers_every_thread(no_survivors: None) -> None:
+def test_cpu_time_covers_every_thread(no_leftovers: None) -> None:
     """A thread the bot started computes while zet() waits for it: its CPU time is charged to the call."""
     source = b'''
 import threading, time
@@ -100,7 +100,7 @@ class Player:
     assert r.ok and r.cpu is not None and r.cpu > 0.29, (r.cpu, r.wall)  # the thread's 0.3 s, on any load
 
 
-def test_stopping_between_turns_does_not_delay_the_next_call(no_survivors: None) -> None:
+def test_stopping_between_turns_does_not_delay_the_next_call(no_leftovers: None) -> None:
     """A bot stopped during its opponent's turns answers its next call at once (SIGCONT first)."""
     trivial = b"class Player:\n    def __init__(self, n):\n        pass\n    def zet(self, spel):\n        return 2\n"
     with BotProcess(GAME, trivial) as a, BotProcess(GAME, trivial) as b:
@@ -129,7 +129,7 @@ def test_proc_meter_trusts_a_report_that_agrees_and_overrides_one_that_lies() ->
 
 
 @pytest.mark.parametrize("isolation", ["auto", "plain"])
-def test_measured_cpu_time_is_accurate(isolation: str, no_survivors: None) -> None:
+def test_measured_cpu_time_is_accurate(isolation: str, no_leftovers: None) -> None:
     """The parent's figure for 0.9 s of the bot's CPU is within 20 ms of it."""
     (r,) = moves((SANDBOX_BOTS / "cpu_0_9.py").read_bytes(), Limits(isolation=isolation, policy="cpu"), 1)
     assert r.ok and abs(r.cpu - 0.9) < 0.02, r.cpu

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from harness.config import Awards, Tier
@@ -29,7 +28,7 @@ def win(a: str, b: str) -> GameRecord:
 
 def rows_of(awards: Awards, logins: list[str], records: list[GameRecord], references: tuple[str, ...] = ()) -> dict[str, Any]:
     entrants = [Entrant(login, f"{login}/player.py", login.encode(), login in references) for login in logins]
-    return {r.login: r for r in standings(SimpleNamespace(awards=awards), entrants, records)}  # type: ignore[arg-type]
+    return {r.login: r for r in standings(awards, entrants, records)}
 
 
 def test_competition_ranks_share_the_best_rank() -> None:

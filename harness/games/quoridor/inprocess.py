@@ -9,7 +9,6 @@ game with the referee judging every move. No time limits, no isolation: trusted 
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from harness.games.base import BadAnswer, Call, PlayedMove, WireObject
+from harness.games.base import BadAnswer, Call, PlayedMove, WireObject, import_bot
 from harness.games.quoridor.adapter import ADAPTER
 from harness.games.quoridor.rules import RULES, State
 from harness.sandbox import wire
@@ -35,17 +34,9 @@ def obstacle_module() -> ModuleType:
     return obstacle
 
 
-def load_module(path: Path, name: str | None = None) -> ModuleType:
-    """Import a bot file (with the botapi on ``sys.path``) under a unique module name."""
-    obstacle_module()
-    name = name or f"_quoridor_bot_{abs(hash(str(path.resolve())))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+def load_module(path: Path) -> ModuleType:
+    """Import a bot file in this process (with the botapi on ``sys.path``); once per file."""
+    return import_bot(path, BOTAPI)
 
 
 class LocalBot:

@@ -8,39 +8,24 @@ anything that must be isolated or timed by the rules.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.games.base import BadAnswer, PlayedMove
+from harness.games.base import BadAnswer, PlayedMove, import_bot
 from harness.games.streky.adapter import ADAPTER
 from harness.games.streky.rules import RULES, State
 from harness.record import Verdict
 from harness.sandbox import wire
 
 BOTAPI = Path(__file__).resolve().parent / "botapi"
-_loaded: dict[Path, type] = {}
 
 
 def load_player(path: str | Path) -> type:
     """The ``Player`` class of a bot file, imported with the botapi (``base``) importable."""
-    path = Path(path).resolve()
-    if path not in _loaded:
-        if str(BOTAPI) not in sys.path:
-            sys.path.insert(0, str(BOTAPI))
-        name = f"_streky_bot_{len(_loaded)}_{path.stem}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            raise ImportError(f"cannot load {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        _loaded[path] = module.Player
-    return _loaded[path]
+    return import_bot(path, BOTAPI).Player
 
 
 def _over_wire(value: Any) -> Any:

@@ -31,7 +31,7 @@ CORRECT = [REFERENCE / f"{n}.py" for n in REFERENCE_BOTS] + [SUBMISSIONS / n / "
 
 
 def bot_class(path: Path) -> type:
-    return load_module(path, f"_test_players_{path.parent.name}_{path.stem}").Player
+    return load_module(path).Player
 
 
 # (the sample submissions are graded on the battery through the sandbox in test_e2e.py)

@@ -1,0 +1,47 @@
+"""What a killed harness leaves behind, and its removal by the next one.
+
+A harness killed with ``kill -9`` cannot clean up: its bots' temporary folders
+(``harness-bot-<owner pid>-*``) and cgroups (``harness-<owner pid>-*``) stay. Both carry the
+owner's pid, so a later harness can tell them from those of a harness still running.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+DIR_PREFIX = "harness-bot-"
+
+
+def owner_alive(pid: int) -> bool:
+    """True if process ``pid`` exists and is not a zombie (a killed owner may linger as one)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): trust kill(0)
+
+
+def sweep_stale_dirs() -> int:
+    """Delete the bots' temporary folders whose owning harness is gone; returns how many."""
+    removed = 0
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        parts = name.split("-")
+        if not name.startswith(DIR_PREFIX) or len(parts) < 4 or not parts[2].isdigit():
+            continue
+        if owner_alive(int(parts[2])):
+            continue  # its folder is in use
+        shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+        removed += 1
+    return removed
+
+
+__all__ = ["DIR_PREFIX", "owner_alive", "sweep_stale_dirs"]

@@ -1,0 +1,35 @@
+"""What a killed harness leaves behind is removed by the next one, and only that."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from harness.sandbox.stale import DIR_PREFIX, owner_alive, sweep_stale_dirs
+
+
+def test_folders_of_a_dead_harness_are_swept_and_live_ones_kept() -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # reaped: its pid names no process now
+    zombie = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    os.kill(zombie.pid, signal.SIGKILL)  # killed, not yet reaped: a zombie, as a killed owner may be
+    root = Path(tempfile.gettempdir())
+    live = Path(tempfile.mkdtemp(prefix=f"{DIR_PREFIX}{os.getpid()}-", dir=root))
+    other = Path(tempfile.mkdtemp(prefix="harness-botany-", dir=root))  # not ours at all
+    try:
+        dead = [Path(tempfile.mkdtemp(prefix=f"{DIR_PREFIX}{pid}-", dir=root)) for pid in (gone.pid, zombie.pid)]
+        (dead[0] / "code").mkdir()
+        (dead[0] / "code" / "player.py").write_text("x = 1\n")
+        assert owner_alive(os.getpid()) and not owner_alive(gone.pid)
+        assert not owner_alive(zombie.pid) or not sys.platform.startswith("linux")
+        assert sweep_stale_dirs() >= 2
+        assert not any(d.exists() for d in dead)
+        assert live.is_dir() and other.is_dir()
+    finally:
+        zombie.wait()
+        for d in (live, other):
+            d.rmdir()
