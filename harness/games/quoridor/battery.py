@@ -142,7 +142,11 @@ def _pawns(rng: random.Random, sx: int, sy: int) -> tuple[tuple[int, int], tuple
 
 def _random_walls(b: _Builder, rng: random.Random, count: int) -> None:
     """Up to ``count`` walls: the candidates in random order, each kept if still legal."""
-    keys = [(kind, x, y) for kind in "HV" for y in range(b.sy - 1) for x in range(b.sx - 1)]
+    _add_shuffled(b, rng, [(kind, x, y) for kind in "HV" for y in range(b.sy - 1) for x in range(b.sx - 1)], count)
+
+
+def _add_shuffled(b: _Builder, rng: random.Random, keys: list[tuple[str, int, int]], count: int) -> None:
+    """Up to ``count`` of ``keys``, tried in random order, each kept if still legal."""
     rng.shuffle(keys)
     for key in keys:
         if count <= 0:
@@ -183,15 +187,8 @@ def _trap(b: _Builder, rng: random.Random, seat: int, count: int) -> None:
 def _pocket(b: _Builder, rng: random.Random, seat: int, count: int) -> None:
     """Walls close around ``seat``'s pawn (within two cells) until at most a narrow exit is left."""
     px, py = b.state.pawns[seat]
-    keys = [(kind, x, y) for kind in "HV" for y in range(b.sy - 1) for x in range(b.sx - 1)
-            if abs(x - px) <= 2 and abs(y - py) <= 2]
-    rng.shuffle(keys)
-    for key in keys:
-        if count <= 0:
-            return
-        if b.allows(key):
-            b.add(key)
-            count -= 1
+    _add_shuffled(b, rng, [(kind, x, y) for kind in "HV" for y in range(b.sy - 1) for x in range(b.sx - 1)
+                           if abs(x - px) <= 2 and abs(y - py) <= 2], count)
 
 
 def _moved_opponent(rng: random.Random, sx: int, sy: int, me: tuple[int, int]) -> tuple[int, int]:
