@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.games.quoridor.inprocess import load_module, play
+from harness.games.quoridor import GAME
+from harness.inprocess import load_class, play
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference_players" / "quoridor"
 
@@ -28,14 +29,14 @@ def settings_for(seed: int) -> dict[str, object]:
 
 
 def match(a: str, b: str, games: int) -> dict[str, float]:
-    classes = {n: load_module(REFERENCE / f"{n}.py").Player for n in (a, b)}
+    classes = {n: load_class(GAME, REFERENCE / f"{n}.py") for n in (a, b)}
     wins = {a: 0, b: 0}
     draws = failures = plies = 0
     slowest = {a: 0.0, b: 0.0}
     for i in range(games):
         seed = i // 2
         seats = (a, b) if i % 2 == 0 else (b, a)
-        game = play([classes[seats[0]], classes[seats[1]]], settings_for(seed), seed=seed, logins=seats)
+        game = play(GAME, [classes[seats[0]], classes[seats[1]]], settings_for(seed), seed=seed, logins=seats)
         if game.failed is not None:
             failures += 1
             print(f"  game {i}: {seats[game.failed]} failed: {game.reason}")

@@ -4,7 +4,7 @@
 
 Games alternate between the course setting (19x23), random deals and the tournament setting
 (33x33), each deal played twice with the seats swapped. The bots run in this process through
-the real wire encoding, adapter and referee (harness.games.streky.local), without the sandbox,
+the real wire encoding, adapter and referee (harness.inprocess), without the sandbox,
 so the per-move times printed are the bots' own compute (the limit is 1 s per move).
 """
 
@@ -19,7 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.games.streky.local import load_player, play_local
+from harness.games.streky import GAME
+from harness.inprocess import load_class, play
 from harness.record import Verdict
 
 SETTINGS = [("course", {}), ("random", {"cards": "random"}), ("tournament", {"cards": "tournament"})]
@@ -31,8 +32,8 @@ def main() -> None:
     parser.add_argument("--a", default="strong", help="reference player measured (default strong)")
     parser.add_argument("--b", default="greedy", help="its opponent (default greedy)")
     args = parser.parse_args()
-    a = load_player(ROOT / "reference_players" / "streky" / f"{args.a}.py")
-    b = load_player(ROOT / "reference_players" / "streky" / f"{args.b}.py")
+    a = load_class(GAME, ROOT / "reference_players" / "streky" / f"{args.a}.py")
+    b = load_class(GAME, ROOT / "reference_players" / "streky" / f"{args.b}.py")
     tally = {name: [0, 0, 0] for name, _ in SETTINGS}  # a wins, b wins, draws
     slowest = [0.0, 0.0]
     start = time.perf_counter()
@@ -40,7 +41,7 @@ def main() -> None:
         deal, seat_a = game // 2, game % 2
         name, settings = SETTINGS[deal % len(SETTINGS)]
         players = [a, b] if seat_a == 0 else [b, a]
-        result = play_local(players, settings, seed=deal)
+        result = play(GAME, players, settings, seed=deal)
         if result.verdicts != [Verdict.OK, Verdict.OK]:
             raise SystemExit(f"game {game}: {result.verdicts} {result.reasons}")
         winner = result.winner

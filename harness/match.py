@@ -18,7 +18,7 @@ from dataclasses import asdict
 from typing import Any
 
 from harness import __version__
-from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject
+from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject, places_of
 from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
 from harness.sandbox.process import BotProcess, CallResult, Limits
 from harness.sandbox.static import check_source
@@ -175,13 +175,19 @@ class Match:
                 rec.scores = tuple(self.rules.scores(self.state))
             except Exception:  # noqa: BLE001 - scores of a broken state are not worth a crash
                 rec.scores = ()
+        charged = [p.verdict.charged for p in self.players]
         if rec.harness_fault:
             rec.winner = None
-        elif any(p.verdict.charged for p in self.players):
-            clean = [i for i, p in enumerate(self.players) if not p.verdict.charged]
+        elif any(charged):
+            clean = [i for i, c in enumerate(charged) if not c]
             rec.winner = clean[0] if len(clean) == 1 else None
         elif self.state is not None:
             rec.winner = self.rules.winner(self.state)
+        if not rec.harness_fault and (self.state is not None or any(charged)):
+            try:
+                rec.places = places_of(self.rules, self.state, charged)
+            except Exception:  # noqa: BLE001 - places of a broken state are not worth a crash
+                rec.places = ()
 
 
 def play_match(game: GameSpec, sources: Sequence[bytes], *, settings: Mapping[str, Any] | None = None,

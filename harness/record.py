@@ -87,6 +87,7 @@ class GameRecord:
     players: list[PlayerRecord]
     winner: int | None = None
     scores: tuple[float, ...] = ()
+    places: tuple[int, ...] = ()  # each seat's finishing place, 1 = first (ties share); () if unknown
     plies: int = 0
     moves: list[MoveRecord] = field(default_factory=list)
     end: str = ""  # why it ended: "rules", "verdict", "ply cap", "harness error"
@@ -101,10 +102,18 @@ class GameRecord:
         """True if the harness failed in this game (it is then retried, never charged)."""
         return any(p.verdict is Verdict.HARNESS_ERROR for p in self.players)
 
+    @property
+    def order(self) -> list[str]:
+        """The logins in finishing order, best first (seat order among equal places)."""
+        if len(self.places) != len(self.players):
+            return []
+        return [self.players[i].login for i in sorted(range(len(self.players)), key=lambda i: self.places[i])]
+
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "settings": self.settings, "seed": self.seed,
                 "players": [p.to_json() for p in self.players], "winner": self.winner,
-                "scores": list(self.scores), "plies": self.plies,
+                "scores": list(self.scores), "places": list(self.places), "order": self.order,
+                "plies": self.plies,
                 "moves": [m.to_json() for m in self.moves], "end": self.end,
                 "transcript": self.transcript, "limits": self.limits,
                 "harness_version": self.harness_version, "started": self.started,
@@ -114,7 +123,8 @@ class GameRecord:
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         return cls(game=data["game"], settings=data["settings"], seed=data["seed"],
                    players=[PlayerRecord.from_json(p) for p in data["players"]],
-                   winner=data["winner"], scores=tuple(data["scores"]), plies=data["plies"],
+                   winner=data["winner"], scores=tuple(data["scores"]),
+                   places=tuple(data.get("places", ())), plies=data["plies"],
                    moves=[MoveRecord.from_json(m) for m in data["moves"]], end=data.get("end", ""),
                    transcript=list(data.get("transcript", [])), limits=data.get("limits", {}),
                    harness_version=data.get("harness_version", ""),

@@ -127,6 +127,10 @@ class Rules(Protocol[S, M]):
         """Index of the winner of a finished game, or ``None`` (draw, or nobody won)."""
         ...
 
+    # Optional: ``ranking(state) -> tuple[int, ...]``, each seat's finishing place in a finished
+    # game (1 = first, ties share a place). Without it the places follow ``scores`` (higher is
+    # better). See :func:`places_of`.
+
     def move_to_json(self, move: M) -> JSON:
         """The move as JSON, the form recorded in ``GameRecord.moves[i].answer``."""
         ...
@@ -157,6 +161,23 @@ class Adapter(Protocol[S, M]):
 
 
 @dataclass(frozen=True)
+class HumanInterface(Generic[S, M]):
+    """How a person at a terminal plays a seat (``harness play GAME human BOT``).
+
+    ``ask(state, seat, read)`` asks for one move with ``read(prompt) -> line`` and returns it as
+    a referee move; it raises ``ValueError(reason)`` for input it cannot read (the person is told
+    the reason and asked again, as is a move the referee refuses). ``narrate(state, move,
+    name)`` is the line that tells the person what another seat played; ``announce(state,
+    names)`` the line at the end. A game without its own interface gets the generic one: the
+    position drawn as text, the move typed in the game's record form (``move_from_json``).
+    """
+
+    ask: Callable[[S, int, Callable[[str], str]], M]
+    narrate: Callable[[S, M, str], str] | None = None
+    announce: Callable[[S, Sequence[str]], str] | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[S, M]):
     """Everything the harness needs to run one game. Exposed as ``GAME`` by each game package."""
 
@@ -180,6 +201,11 @@ class GameSpec(Generic[S, M]):
     forbidden_imports: frozenset[str] = frozenset()
     student_class: str = "Player"
     required_methods: tuple[str, ...] = ()
+    # The course's bot environment: installed packages (import names) every bot of this game may
+    # import besides the standard library and the bot API, e.g. ("PIL",) for Štreky. A job adds
+    # more with ``bot_packages``; ``forbidden_imports`` always wins.
+    packages: tuple[str, ...] = ()
+    human: HumanInterface[S, M] | None = None  # a person's prompts, if the game has its own
 
     @property
     def reference_dir(self) -> Path:
@@ -187,6 +213,30 @@ class GameSpec(Generic[S, M]):
         import reference_players
 
         return Path(reference_players.__file__).resolve().parent / self.name
+
+
+def competition_places(values: Sequence[float]) -> tuple[int, ...]:
+    """Places "1224" for ``values`` (higher is better): equal values share the best place."""
+    order = sorted(range(len(values)), key=lambda i: -values[i])
+    places = [0] * len(values)
+    for pos, i in enumerate(order):
+        places[i] = places[order[pos - 1]] if pos and values[i] == values[order[pos - 1]] else pos + 1
+    return tuple(places)
+
+
+def places_of(rules: Rules[Any, Any], state: Any, charged: Sequence[bool]) -> tuple[int, ...]:
+    """Each seat's finishing place (1 = first; ties share a place).
+
+    A game cut short by verdicts ranks every seat without a verdict first (shared) and every
+    seat with one after them; otherwise the game's own ``ranking`` says, else its ``scores``.
+    """
+    if any(charged):
+        clean = sum(1 for c in charged if not c)
+        return tuple(clean + 1 if c and clean else 1 for c in charged)
+    ranking = getattr(rules, "ranking", None)
+    if ranking is not None:
+        return tuple(int(p) for p in ranking(state))
+    return competition_places(list(rules.scores(state)))
 
 
 _imported: dict[Path, ModuleType] = {}

@@ -18,7 +18,8 @@ import pytest
 from harness.games.base import BadAnswer, Call, PlayedMove
 from harness.games.quoridor.adapter import ADAPTER
 from harness.games.quoridor.battery import battery
-from harness.games.quoridor.inprocess import LocalBot, load_module, play
+from harness.games.quoridor import GAME
+from harness.inprocess import LocalBot, load_class, play
 from harness.games.quoridor.moves import wall_of_key
 from harness.games.quoridor.rules import RULES
 from harness.games.quoridor.sembasic import compare_steps, compare_walls
@@ -31,13 +32,13 @@ CORRECT = [REFERENCE / f"{n}.py" for n in REFERENCE_BOTS] + [SUBMISSIONS / n / "
 
 
 def bot_class(path: Path) -> type:
-    return load_module(path).Player
+    return load_class(GAME, path)
 
 
 # (the sample submissions are graded on the battery through the sandbox in test_e2e.py)
 @pytest.mark.parametrize("path", CORRECT[:3], ids=lambda p: p.stem)
 def test_expands_equal_the_referee_on_the_battery(path: Path) -> None:
-    bot = LocalBot(bot_class(path))
+    bot = LocalBot(GAME, bot_class(path))
     for position in battery():
         for call in position.setup_calls("tester"):
             bot.call(call)
@@ -65,7 +66,7 @@ def test_expands_equal_the_referee_on_every_turn(path: Path, opponent: str) -> N
             classes.reverse()
         state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
         random.seed(seed)
-        bots = [LocalBot(c) for c in classes]
+        bots = [LocalBot(GAME, c) for c in classes]
         for seat, bot in enumerate(bots):
             for call in ADAPTER.setup_calls(state, seat, f"p{seat}", False):
                 bot.call(call)
@@ -92,7 +93,7 @@ def test_plays_legal_games(path: Path) -> None:
         for other in REFERENCE_BOTS:
             theirs = bot_class(REFERENCE / f"{other}.py")
             for classes in ([mine, theirs], [theirs, mine]):
-                game = play(classes, {"start_columns": "random", "initial_walls": {"random": seed}}, seed=seed)
+                game = play(GAME, classes, {"start_columns": "random", "initial_walls": {"random": seed}}, seed=seed)
                 assert game.failed is None, game.reason
 
 
@@ -101,8 +102,8 @@ def test_waller_beats_runner() -> None:
     wins = 0
     for seed in range(10):
         settings = {"start_columns": "random", "initial_walls": {"random": seed % 5}}
-        wins += play([waller, runner], settings, seed=seed).winner == 0
-        wins += play([runner, waller], settings, seed=seed).winner == 1
+        wins += play(GAME, [waller, runner], settings, seed=seed).winner == 0
+        wins += play(GAME, [runner, waller], settings, seed=seed).winner == 1
     assert wins >= 18
 
 

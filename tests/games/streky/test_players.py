@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from harness.games.streky.cards import as_matrix
-from harness.games.streky.local import load_player, play_local
+from harness.games.streky import GAME
+from harness.inprocess import load_class, play
 from harness.games.streky.placements import Place
 from harness.games.streky.rules import RULES, State, new_game
 from harness.record import Verdict
@@ -23,7 +24,7 @@ SEP = "# " + "-" * 87 + "\n"
 
 
 def player(name: str) -> type:
-    return load_player(REFERENCE / f"{name}.py")
+    return load_class(GAME, REFERENCE / f"{name}.py")
 
 
 def module(name: str) -> Any:
@@ -64,7 +65,7 @@ SETTINGS: list[dict[str, Any]] = [{}, {"cards": "random"}, {"cards": "tournament
 @pytest.mark.parametrize(("a", "b", "games"), PAIRS)
 def test_reference_players_play_legal_games(a: str, b: str, games: int) -> None:
     for seed in range(games):
-        result = play_local([player(a), player(b)], SETTINGS[seed % len(SETTINGS)], seed)
+        result = play(GAME, [player(a), player(b)], SETTINGS[seed % len(SETTINGS)], seed)
         assert result.verdicts == [Verdict.OK, Verdict.OK], result.reasons
         assert RULES.is_over(result.state)
 
@@ -95,7 +96,7 @@ def gains(state: State) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("settings", [{}, {"cards": "random", "rows": 9, "cols": 10}])
 def test_greedy_plays_the_best_immediate_score_and_then_the_larger_card(settings: dict[str, Any]) -> None:
     for seed in range(6):
-        result = play_local([player("greedy"), player("brute")], settings, seed)
+        result = play(GAME, [player("greedy"), player("brute")], settings, seed)
         state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
         for move in result.moves:
             if RULES.to_move(state) == 0 and isinstance(move, Place) and state.placed:
@@ -112,7 +113,7 @@ def test_strong_computes_the_opponents_best_reply_exactly() -> None:
     rng = random.Random(5)
     checked = 0
     for seed, settings in enumerate([{}, {"cards": "tournament"}, {"cards": "random"}] * 2):
-        result = play_local([player("greedy"), player("greedy")], settings, seed)
+        result = play(GAME, [player("greedy"), player("greedy")], settings, seed)
         state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
         board = strong.Board(state.rows, state.cols)
         hand = strong.Hand([[list(r) for r in m] for m in state.deck.cards])
@@ -139,7 +140,7 @@ def test_strong_beats_greedy_on_the_course_setting() -> None:
     for game in range(24):
         seat = game % 2
         players = [player("strong"), player("greedy")] if seat == 0 else [player("greedy"), player("strong")]
-        result = play_local(players, {}, game // 2)
+        result = play(GAME, players, {}, game // 2)
         wins += result.winner == seat
     assert wins >= 15  # measured: about 74 % (bench/bench_streky_strength.py)
 
