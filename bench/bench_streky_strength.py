@@ -1,6 +1,6 @@
 """Strength of the Štreky reference players: win rates over seeded games, played in-process.
 
-    python bench/bench_streky_strength.py [--games 240] [--a strong] [--b greedy]
+    python bench/bench_streky_strength.py [--games 240] [--a strong] [--b brute]
 
 Games alternate between the course setting (19x23), random deals and the tournament setting
 (33x33), each deal played twice with the seats swapped. The bots run in this process through
@@ -30,7 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=240, help="games in all (default 240)")
     parser.add_argument("--a", default="strong", help="reference player measured (default strong)")
-    parser.add_argument("--b", default="greedy", help="its opponent (default greedy)")
+    parser.add_argument("--b", default="brute", help="its opponent (default brute)")
     args = parser.parse_args()
     a = load_class(GAME, ROOT / "reference_players" / "streky" / f"{args.a}.py")
     b = load_class(GAME, ROOT / "reference_players" / "streky" / f"{args.b}.py")

@@ -37,7 +37,7 @@ def installed_harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_installed_harness_plays_a_sandboxed_game(installed_harness: Path, tmp_path: Path) -> None:
     # Installed in site-packages, which the sandbox hides from bots: its bot-side files must
     # still reach the bot's process.
-    a, b = (REPO / "reference_players/streky" / n for n in ("greedy.py", "brute.py"))
+    a, b = (REPO / "reference_players/streky" / n for n in ("brute.py", "random.py"))
     done = subprocess.run([sys.executable, "-I", "-m", "harness", "play", "streky", str(a), str(b), "--seed", "1",
                            "--json"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

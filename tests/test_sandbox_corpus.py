@@ -89,7 +89,7 @@ def test_close_to_the_limit_is_never_flagged_and_over_it_always_is(no_leftovers:
     assert over.players[0].verdict is Verdict.TIMEOUT
 
 
-def test_bot_runs_in_empty_temporary_directory_with_scrubbed_environment(tmp_path: Path,
+def test_bot_runs_in_its_own_temporary_directory_with_scrubbed_environment(tmp_path: Path,
                                                                           no_leftovers: None) -> None:
     spy = b'''
 import os, sys, json
@@ -108,6 +108,6 @@ class Player:
     import json
 
     seen = json.loads(record.players[0].stdout)
-    assert seen["files"] == [] and "harness-bot-" in seen["cwd"]
+    assert seen["files"] == ["player.py"] and "harness-bot-" in seen["cwd"]  # its own files only
     assert "HARNESS_TEST_SECRET" not in seen["env"] and seen["stdin"] == ""
     assert not Path(seen["cwd"]).exists()

@@ -21,7 +21,8 @@ def game_names() -> tuple[str, ...]:
 
 
 def get_game(name: str) -> GameSpec:
-    """The :class:`GameSpec` of game ``name``; raises :class:`UnknownGame` with the choices."""
+    """The :class:`GameSpec` of game ``name`` (any case); raises :class:`UnknownGame` with the choices."""
+    name = name.strip().lower()
     if name not in game_names():
         raise UnknownGame(f"unknown game {name!r} (installed: {', '.join(game_names())})")
     module = importlib.import_module(f"harness.games.{name}")

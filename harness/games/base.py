@@ -206,6 +206,24 @@ class GameSpec(Generic[S, M]):
     # more with ``bot_packages``; ``forbidden_imports`` always wins.
     packages: tuple[str, ...] = ()
     human: HumanInterface[S, M] | None = None  # a person's prompts, if the game has its own
+    # Attributes the harness sets on a bot right after its constructor, as the course's manager
+    # did: "tournament" (True in a tournament) and "timeout" (the move limit in seconds).
+    after_init: tuple[str, ...] = ()
+
+    def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
+        """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""
+        calls = list(self.adapter.setup_calls(state, seat, login, tournament))
+        values = {"tournament": tournament, "timeout": move_limit}
+        extra = [Call("setattr", (name, values[name])) for name in self.after_init]
+        at = next((i + 1 for i, c in enumerate(calls) if c.method == "__init__"), 0)
+        return calls[:at] + extra + calls[at:]
+
+    @property
+    def botapi_modules(self) -> tuple[str, ...]:
+        """The module names of the bot API (``base``, ``obstacle`` ...): the harness supplies them."""
+        if self.botapi_dir is None or not self.botapi_dir.is_dir():
+            return ()
+        return tuple(sorted(p.stem for p in self.botapi_dir.glob("*.py")))
 
     @property
     def reference_dir(self) -> Path:

@@ -10,6 +10,8 @@ kernel allows unprivileged user namespaces) a new user namespace in which it is 
   ``/etc/ld.so.cache`` and ``/etc/localtime``;
 * the harness's bot-side files (``worker.py``, ``wire.py``, ``guard.py``) and
   ``func_timeout``, read-only;
+* the installed packages its game and job approve (e.g. Pillow for Štreky), read-only at their
+  own paths, through a folder of links on its ``sys.path`` (:mod:`harness.sandbox.packages`);
 * its game's bot API folder and its own ``player.py``, read-only;
 * one writable directory, its working directory: an empty tmpfs capped in size;
 * a fresh ``/proc`` (its own PID namespace only) and a minimal read-only ``/dev``.
@@ -133,8 +135,14 @@ def func_timeout_dir() -> str:
 
 
 def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | None,
-            botapi_dir: Path | None, worker_files: tuple[Path, ...], work_bytes: int) -> list[str]:
-    """The ``bwrap`` arguments (up to, not including, the command) for one bot."""
+            botapi_dir: Path | None, worker_files: tuple[Path, ...], work_bytes: int,
+            package_dir: Path | None = None, package_roots: tuple[Path, ...] = ()) -> list[str]:
+    """The ``bwrap`` arguments (up to, not including, the command) for one bot.
+
+    ``package_dir`` is the bot's folder of links to the packages it may import and
+    ``package_roots`` their targets, bound read-only at their own paths (inside the hidden
+    package folders, which stay empty but for them).
+    """
     argv = [exe]
     if userns:
         argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
@@ -159,8 +167,10 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     argv += ["--ro-bind", func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
     # The harness itself may be installed in one of those folders (pip install .): its
     # bot-side files are bound at their own paths, into the still writable empty folder.
-    for f in worker_files:
+    for f in (*worker_files, *package_roots):
         argv += ["--ro-bind", str(f), str(f)]
+    if package_dir is not None:
+        argv += ["--ro-bind", str(package_dir), str(package_dir)]
     if botapi_dir is not None:
         argv += ["--ro-bind", str(botapi_dir), str(botapi_dir)]
     if code_dir is not None:

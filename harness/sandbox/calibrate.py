@@ -6,7 +6,7 @@ of CPU time per call (half the move limit by default). Two figures decide:
 * the **wall/CPU ratio** of its calls: how much longer than its own computation a bot waits
   for the machine. Under the ``wall`` policy a bot is charged for that wait, so the ratio must
   stay close to 1 (default: at most 1.15); under the ``cpu`` policy it only has to leave room
-  below the wall-clock backstop (default: at most the backstop / 1.5, i.e. 2 for 3x);
+  below the wall-clock backstop (default: at most the backstop / 1.2, i.e. 1.25 for 1.5x);
 * the **CPU-time error**: the parent's measurement of the bot's CPU time against what the bot
   itself burnt (default: at most 0.03 s + 5 %), which both policies rely on.
 
@@ -102,7 +102,9 @@ def calibrate(limits: Limits | None = None, *, calls: int = 3, work: float | Non
     limits = limits or Limits()
     work = work if work is not None else round(limits.move * 0.5, 3)
     if max_ratio is None:
-        max_ratio = 1.15 if limits.policy == "wall" else max(1.5, limits.backstop / 1.5)
+        # Under the cpu policy only the wall-clock backstop can charge a bot for the machine's
+        # load: a bot at its CPU limit must finish well within the backstop (20 % to spare).
+        max_ratio = 1.15 if limits.policy == "wall" else max(1.15, limits.backstop / 1.2)
     report = CalibrationReport(policy=limits.policy, limit=limits.move, work=work, calls=calls,
                                max_ratio=max_ratio, max_cpu_error=0.0)
     report.max_cpu_error = max_cpu_error if max_cpu_error is not None else 0.03 + 0.05 * work

@@ -63,6 +63,8 @@ HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "func_timeout"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)
+_HERE_FILE = os.path.abspath(__file__)
+_IMPORTLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep + "importlib" + os.sep
 
 
 class Forbidden(RuntimeError):
@@ -83,6 +85,7 @@ class Guard:
     def __init__(self) -> None:
         self.armed = False
         self.player_path = ""
+        self.bot_dir = ""  # the folder of the bot's own files (player.py and its modules)
         self.read_roots: tuple[str, ...] = ()
         self.write_roots: tuple[str, ...] = ()
         self.library_roots: tuple[str, ...] = ()  # the standard library: where module files live
@@ -122,9 +125,11 @@ class Guard:
         self._wrap_process_and_threads()
 
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
-            forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = ()) -> None:
+            forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
+            bot_dir: str = "") -> None:
         """Start judging. ``max_threads`` counts threads besides the worker's main thread."""
         self.player_path = player_path
+        self.bot_dir = bot_dir or os.path.dirname(player_path)
         self.read_roots = _norm([*read_roots, *write_roots, *DEVICES_READ])
         self.library_roots = _norm(library_roots)
         self.write_roots = _norm([*write_roots, *DEVICES_WRITE])
@@ -159,14 +164,42 @@ class Guard:
             self.violation = f"{what} is not allowed{self.where_now()}"
         raise Forbidden(f"the sandbox refuses {what}")
 
+    def is_bot_file(self, filename: str) -> bool:
+        """True for a file of the bot's own (player.py and the modules beside it)."""
+        return filename == self.player_path or (bool(self.bot_dir) and filename.startswith(self.bot_dir + os.sep))
+
     def where_now(self) -> str:
-        """Where in player.py the current action comes from, if it does."""
+        """Where in the bot's own files the current action comes from, if it does."""
         frame = sys._getframe(1)
         while frame is not None:
-            if frame.f_code.co_filename == self.player_path:
-                return f" (player.py line {frame.f_lineno} in {frame.f_code.co_name})"
+            if self.is_bot_file(frame.f_code.co_filename):
+                name = os.path.basename(frame.f_code.co_filename)
+                return f" ({name} line {frame.f_lineno} in {frame.f_code.co_name})"
             frame = frame.f_back  # type: ignore[assignment]
         return ""
+
+    def importer_is_bot(self) -> bool:
+        """True if the import under way was asked for by the bot's own code, not by a library.
+
+        The importer is the first frame that is not the import machinery (importlib) or this
+        guard. A library (the standard library, an approved package) that tries a module the
+        sandbox never grants just finds it missing, as on a machine without it (numpy's
+        optional ``import ctypes``); the bot asking for it directly is a verdict.
+        """
+        frame = sys._getframe(1)
+        machinery = (_HERE_FILE, _IMPORTLIB_DIR)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not (name.startswith("<frozen") or name == machinery[0] or name.startswith(machinery[1])):
+                return self.is_bot_file(name)
+            frame = frame.f_back  # type: ignore[assignment]
+        return True
+
+    def refuse_import(self, name: str, what: str) -> None:
+        """Refuse an import: a verdict if the bot asked for it, a plain missing module otherwise."""
+        if self.importer_is_bot():
+            self.refuse(what)
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
     # ---- judges -------------------------------------------------------------------------
     def _path(self, value: Any) -> str | None:
@@ -217,7 +250,7 @@ class Guard:
         if top in self.forbidden_imports:
             return f"import of {top!r} (the game's import policy forbids it)"
         if top in ALWAYS_FORBIDDEN:
-            return f"import of {top!r} (it could get around the sandbox)"
+            self.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None
 
     def _socket(self, args: tuple[Any, ...]) -> str | None:
@@ -274,8 +307,10 @@ class _ImportPolicy:
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
         top = name.partition(".")[0]
-        if top in self.guard.forbidden_imports or top in ALWAYS_FORBIDDEN:
+        if top in self.guard.forbidden_imports:
             self.guard.refuse(self.guard._import((name,)) or f"import of {top!r}")
+        if top in ALWAYS_FORBIDDEN:
+            self.guard.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None  # not ours to find: the usual finders do
 
     def invalidate_caches(self) -> None:

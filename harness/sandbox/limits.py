@@ -39,10 +39,15 @@ class Limits:
     isolation: str = "auto"  # "auto" (bubblewrap if it works, else plain), "bwrap" (required), "plain"
     cgroups: bool = True  # use cgroups (task cap, tree CPU time, memory cap) where the machine allows
     pause: bool = True  # stop the bot (SIGSTOP) between its calls, so it cannot use the opponent's time
+    # Installed packages (import names) the bot may import besides its game's: a job's approval
+    # (``bot_packages``). Part of the bot's environment, so part of a game's identity.
+    packages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
             raise ValueError(f"limits.policy must be 'wall' or 'cpu', got {self.policy!r}")
+        if isinstance(self.packages, list):  # from JSON (a task's limits): keep the type hashable
+            object.__setattr__(self, "packages", tuple(self.packages))
         if self.backstop < 1:
             raise ValueError(f"limits.backstop must be at least 1 (a multiple of the limit), got {self.backstop!r}")
 

@@ -26,11 +26,12 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, stale, wire
+from harness.sandbox import bubblewrap, packages, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter
+from harness.submission import MAIN, Submission
 
 WORKER = Path(__file__).with_name("worker.py")
 BOT_SIDE_FILES = bubblewrap.BOT_SIDE_FILES
@@ -45,20 +46,21 @@ _TURN = threading.local()  # the bot whose call ran last in this thread (see Bot
 def _scrubbed_env(home: Path) -> dict[str, str]:
     # Nothing of the parent's environment reaches the bot: no tokens, no paths to the store.
     return {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home),
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **packages.THREAD_ENV}
 
 
 class BotProcess:
     """A bot's process for one game. Use as a context manager; :meth:`close` always cleans up."""
 
-    def __init__(self, game: GameSpec, source: bytes, *, label: str = "bot", seed: int = 0,
-                 limits: Limits | None = None, filename: str = "player.py") -> None:
+    def __init__(self, game: GameSpec, source: bytes | Submission, *, label: str = "bot", seed: int = 0,
+                 limits: Limits | None = None) -> None:
         self.game = game
-        self.source = source
+        self.submission = Submission.of(source)
         self.label = label
         self.seed = seed
         self.limits = limits or Limits().with_game(game)
-        self.filename = filename
+        self.filename = MAIN
+        self.package_roots: list[Path] = []  # real paths of the packages the bot may import
         self.proc: subprocess.Popen[bytes] | None = None
         self.root: Path | None = None
         self.cgroup: BotCgroup | None = None
@@ -95,14 +97,20 @@ class BotProcess:
         code, work = self.root / "code", self.root / "work"
         code.mkdir()
         work.mkdir()
-        (code / self.filename).write_bytes(self.source)
+        for name, data in self.submission.files.items():
+            (code / name).write_bytes(data)
+        wanted = {*self.game.packages, *self.limits.packages}
+        if wanted:  # resolved once per process; a job's packages were checked when it was read
+            self.package_roots = packages.link_folder(self.root / "packages", packages.resolve_all(wanted))
         self.bwrap = use_bwrap(self.limits.isolation)
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
         if self.bwrap:
             prefix = bubblewrap.command(bubblewrap.support().path or "bwrap", userns=bubblewrap.support().userns,
                                         code_dir=code, work_dir=work, botapi_dir=self.game.botapi_dir,
-                                        worker_files=BOT_SIDE_FILES, work_bytes=self.limits.work_bytes)
+                                        worker_files=BOT_SIDE_FILES, work_bytes=self.limits.work_bytes,
+                                        package_dir=self.root / "packages" if wanted else None,
+                                        package_roots=tuple(self.package_roots))
             argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(WORKER),
                     str(req_r), str(rep_w), bubblewrap.LIB_MOUNT]
         else:
@@ -132,7 +140,7 @@ class BotProcess:
             return
         try:
             self._spawn()
-        except (OSError, IsolationUnavailable, ValueError, AttributeError) as exc:
+        except (OSError, IsolationUnavailable, ValueError, AttributeError, packages.PackageError) as exc:
             # AttributeError: a platform without select.poll or process groups (Windows).
             self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot start the bot: {exc}")
 
@@ -173,9 +181,11 @@ class BotProcess:
         botapi = [str(self.game.botapi_dir)] if self.game.botapi_dir else []
         assert self.root is not None
         lim = self.limits
+        extra = [str(self.root / "packages")] if self.package_roots else []
         request = {"op": "load", "path": str(self.root / "code" / self.filename),
-                   "work": str(self.root / "work"),
-                   "sys_path": [*botapi, str(self.root / "code")],
+                   "work": str(self.root / "work"), "code": str(self.root / "code"),
+                   "sys_path": [*botapi, str(self.root / "code"), *extra],
+                   "libraries": [str(p) for p in self.package_roots],
                    "wire": {k: list(v) for k, v in self.game.wire_classes.items()},
                    "seed": self.seed, "limit": lim.load, "class": self.game.student_class,
                    "forbidden": sorted(self.game.forbidden_imports),

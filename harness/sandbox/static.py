@@ -1,37 +1,127 @@
-"""Checks of a submission's source made before it runs: ASCII-only and the import policy."""
+"""Checks of a submission made before it runs: ASCII-only source, forbidden and unapproved imports.
+
+Every ``.py`` file of the submission is checked and a finding names the file and line. What a
+bot may import is its *environment*: the standard library, its game's bot API (``base``,
+``obstacle`` ...), the submission's own modules, the game's packages (Štreky: Pillow, as on the
+course's grader) and the packages its job approves (``bot_packages``). A game's forbidden
+imports (Quoridor: numpy, scipy, ...) are refused whatever else allows them.
+
+An import inside ``try: ... except ImportError:`` (or a broader handler) is left to run time:
+the bot expects it may fail, and in the sandbox it fails exactly as on a machine without the
+package. So is an import of a module installed nowhere (a typo): it fails as it did on the
+course's grader, with the bot's exception. A syntax error is not judged here: importing the file in the sandbox reports it as the
+bot's exception, with the line.
+"""
 
 from __future__ import annotations
 
 import ast
+import functools
+import importlib.util
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from harness.games.base import GameSpec
+from harness.submission import Submission
+
+GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+PACKAGES_KEY = "bot_packages"
 
 
-def check_source(game: GameSpec, source: bytes) -> str | None:
-    """``None`` if the source passes the game's static rules, else the reason it is forbidden.
+@dataclass(frozen=True)
+class Finding:
+    """One broken static rule: which (``ascii``, ``forbidden``, ``unapproved``) and where."""
 
-    A syntax error is not judged here: importing the file in the sandbox reports it as the
-    bot's exception, with the line.
-    """
-    if game.ascii_only:
-        for lineno, line in enumerate(source.split(b"\n"), start=1):
-            for col, byte in enumerate(line, start=1):
-                if byte > 127:
-                    return (f"player.py line {lineno} column {col}: non-ASCII character "
-                            f"(the game requires ASCII-only source, comments included)")
-    if game.forbidden_imports:
+    rule: str
+    reason: str
+
+
+def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
+    """The installed packages (import names) a bot of ``game`` may import under a job's approval."""
+    return frozenset(game.packages) | frozenset(packages)
+
+
+def _imports(tree: ast.AST) -> Iterator[tuple[ast.stmt, str, bool]]:
+    """(node, top-level module, guarded by an ImportError handler) for every absolute import."""
+
+    def guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
+        for h in handlers:
+            if h.type is None:
+                return True
+            names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+            if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
+                return True
+        return False
+
+    def walk(node: ast.AST, guarded: bool) -> Iterator[tuple[ast.stmt, str, bool]]:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node, alias.name.partition(".")[0], guarded
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node, node.module.partition(".")[0], guarded
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            inner = guarded or guarded_by(node.handlers)
+            for child in node.body:
+                yield from walk(child, inner)
+            for part in (node.handlers, node.orelse, node.finalbody):
+                for child in part:
+                    yield from walk(child, guarded)
+            return
+        for child in ast.iter_child_nodes(node):
+            yield from walk(child, guarded)
+
+    yield from walk(tree, False)
+
+
+def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[str] = ()) -> list[Finding]:
+    """Every broken static rule of the submission, in file order (empty if it passes)."""
+    sub = Submission.of(submission)
+    found: list[Finding] = []
+    approved = environment(game, packages)
+    own = {n[:-3] for n in sub.files if n.endswith(".py")}
+    allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
+    for name, source in sub.python_files():
+        if game.ascii_only:
+            for lineno, line in enumerate(source.split(b"\n"), start=1):
+                col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
+                if col is not None:
+                    found.append(Finding("ascii", f"{name} line {lineno} column {col}: non-ASCII character "
+                                                  f"(the game requires ASCII-only source, comments included)"))
+                    break
         try:
             tree = ast.parse(source)
         except (SyntaxError, ValueError):
-            return None
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            for name in names:
-                top = name.partition(".")[0]
-                if top in game.forbidden_imports:
-                    return f"player.py line {node.lineno}: import of {top!r} is not allowed in {game.title}"
-    return None
+            continue
+        for node, top, guarded in _imports(tree):
+            if top in game.forbidden_imports:
+                found.append(Finding("forbidden", f"{name} line {node.lineno}: import of {top!r} is not allowed "
+                                                  f"in {game.title}"))
+            elif top not in allowed and not guarded and _installed(top):
+                found.append(Finding("unapproved", f"{name} line {node.lineno}: import of {top!r} is not allowed: "
+                                                   f"it is neither the standard library nor a package approved for "
+                                                   f"this job (an instructor approves it with `{PACKAGES_KEY}: "
+                                                   f"[{top}]` in the job)"))
+    return found
+
+
+@functools.cache
+def _installed(name: str) -> bool:
+    """True if ``name`` is importable here (a package the sandbox hides unless approved).
+
+    A module installed nowhere is left to run time: its import fails in the sandbox exactly as on
+    the course's grader (an exception with the line), and no approval would help.
+    """
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def check_source(game: GameSpec, submission: bytes | Submission, packages: Iterable[str] = ()) -> str | None:
+    """``None`` if the submission passes the game's static rules, else the first reason it is forbidden."""
+    found = findings(game, submission, packages)
+    return found[0].reason if found else None
+
+
+__all__ = ["Finding", "PACKAGES_KEY", "check_source", "environment", "findings"]

@@ -137,6 +137,7 @@ class Worker:
         self.stdlib = stdlib
         self.timed_out = timed_out
         self.player_path = ""
+        self.code_dir = ""
         self.cls: type | None = None
         self.instance: Any = None
         self.wire_by_class: dict[type, str] = {}
@@ -188,6 +189,8 @@ class Worker:
     # ---- operations ----------------------------------------------------------------------
     def load(self, request: dict[str, Any]) -> Reply:
         self.player_path = os.path.abspath(request["path"])
+        self.code_dir = os.path.abspath(request.get("code") or os.path.dirname(self.player_path))
+        _copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
         applied = _apply_rlimits(request.get("rlimits", {}))
         sys.path[:] = [*request["sys_path"], *self.stdlib]
         for name, (module_name, class_name) in request["wire"].items():
@@ -195,10 +198,12 @@ class Worker:
             self.wire_by_class[cls] = name
             self.class_by_wire[name] = cls
         random.seed(request["seed"])
+        libraries = list(request.get("libraries", []))
         self.guard.arm(player_path=self.player_path,
-                       read_roots=[*request["sys_path"], *self.stdlib, request["work"]],
+                       read_roots=[*request["sys_path"], *self.stdlib, *libraries, request["work"]],
                        write_roots=[request["work"]], forbidden_imports=request["forbidden"],
-                       max_threads=int(request.get("max_threads", 1 << 30)), library_roots=self.stdlib)
+                       max_threads=int(request.get("max_threads", 1 << 30)), library_roots=self.stdlib,
+                       bot_dir=self.code_dir)
         class_name = request["class"]
 
         def job() -> Reply:
@@ -351,25 +356,26 @@ class Worker:
 
     def bot_frames(self, tb: TracebackType | None) -> TracebackType | None:
         """The traceback from the first frame in the bot's own file on (drops the worker's)."""
-        while tb is not None and tb.tb_frame.f_code.co_filename != self.player_path:
+        while tb is not None and not self.guard.is_bot_file(tb.tb_frame.f_code.co_filename):
             tb = tb.tb_next
         return tb
 
     def where(self, tb: TracebackType | None, frame: FrameType | None) -> str:
         """Where the bot was: the deepest frame in player.py (from a traceback or a live frame)."""
-        found: tuple[int, str] | None = None
+        found: tuple[int, str, str] | None = None
+        bot_file = self.guard.is_bot_file
         while tb is not None:
             code = tb.tb_frame.f_code
-            if code.co_filename == self.player_path:
-                found = (tb.tb_lineno, code.co_name)
+            if bot_file(code.co_filename):
+                found = (tb.tb_lineno, code.co_name, code.co_filename)
             tb = tb.tb_next
         while found is None and frame is not None:
-            if frame.f_code.co_filename == self.player_path:
-                found = (frame.f_lineno, frame.f_code.co_name)
+            if bot_file(frame.f_code.co_filename):
+                found = (frame.f_lineno, frame.f_code.co_name, frame.f_code.co_filename)
             frame = frame.f_back
         if found is None:
             return ""
-        return f" at {os.path.basename(self.player_path)} line {found[0]} in {_plain(found[1], 100)}"
+        return f" at {os.path.basename(found[2])} line {found[0]} in {_plain(found[1], 100)}"
 
 
 def _short(exc: BaseException) -> str:
@@ -377,6 +383,15 @@ def _short(exc: BaseException) -> str:
         return _plain(str(exc))
     except BaseException:  # noqa: BLE001 - a bot's exception may fail to print
         return "<unprintable>"
+
+
+def _copy_files(code_dir: str, work_dir: str) -> None:
+    """Copy the submission's files into the working directory (before any bot code runs)."""
+    for name in os.listdir(code_dir):
+        src = os.path.join(code_dir, name)
+        if os.path.isfile(src):
+            with open(src, "rb") as f, open(os.path.join(work_dir, name), "wb") as g:
+                g.write(f.read())
 
 
 def _apply_rlimits(limits: dict[str, int]) -> list[str]:

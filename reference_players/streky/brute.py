@@ -1,7 +1,9 @@
-"""STREKY reference player "brute": a uniformly random legal placement (the grading opponent).
+"""STREKY reference player "brute": the course's Brute, the grading opponent.
 
-Every legal placement (card, rotation, position) is equally likely; it passes only when no card
-can be placed. Keeps its own board from newCardOnDesk, exactly as a student's player must.
+It plays the legal placement with the highest immediate score; among equal scores the largest
+card (rows x columns), then a random one among those (seeded: the harness seeds a bot's
+random module from the game's seed), as the course's Brute did. Passes only when no card can be placed. Keeps its own board from
+the answers it sees (newCardOnDesk), exactly as a student's player must.
 """
 
 import random
@@ -297,15 +299,26 @@ class Player(StrekyCore):
 
     def play(self, newCardOnDesk):
         self.record(newCardOnDesk)
-        blocks = []
-        for (h, w), orients in self.mine.by_shape().items():
-            anchors = self.board.anchors(h, w)
-            if anchors:
-                blocks.append((anchors, orients))
-        total = sum(len(a) * len(o) for a, o in blocks)
-        if total == 0:
+        shapes = self.mine.by_shape()
+        if self.board.placed == 0:
+            return self.opening(shapes)
+        moves = all_moves(self.board, shapes)
+        if not moves:
             return []
-        pick = random.randrange(total)
+        best = max(m[0] for m in moves)
+        moves = [m for m in moves if m[0] == best]
+        area = max(m[3].area for m in moves)
+        moves = [m for m in moves if m[3].area == area]
+        _score, row, col, o = random.choice(moves)
+        return self.answer(row, col, o)
+
+    def opening(self, shapes):
+        """The first card of the game scores 0 anywhere: a random placement of a largest card."""
+        area = max([h * w for (h, w) in shapes if self.board.anchors(h, w)] or [0])
+        if area == 0:
+            return []
+        blocks = [(self.board.anchors(h, w), orients) for (h, w), orients in shapes.items() if h * w == area]
+        pick = random.randrange(sum(len(a) * len(o) for a, o in blocks))
         for anchors, orients in blocks:
             if pick < len(anchors) * len(orients):
                 (row, col), o = anchors[pick // len(orients)], orients[pick % len(orients)]

@@ -1,4 +1,4 @@
-"""STREKY reference player "lookahead": greedy plus one move of lookahead.
+"""STREKY reference player "strong": the course's Brute (best immediate score) plus one move of lookahead.
 
 For each of its placements (best immediate score first) it works out the opponent's best
 reply with the opponent's remaining cards (both players are dealt the same cards, so they are
@@ -406,7 +406,7 @@ def merged_roots(board, row, col, o):
 
 
 class Player(StrekyCore):
-    """Greedy with one move of lookahead: my points minus the opponent's best reply.
+    """Brute's greedy choice with one move of lookahead: my points minus the opponent's best reply.
 
     Candidates are my placements, best immediate score first (ties: larger card, then random);
     for each, the opponent's best answer with its remaining cards is computed exactly (see

@@ -58,8 +58,21 @@ def test_forbidden_module_files_are_refused_whatever_the_import_route(guard: Gua
     assert "statistics" in guard._open((str(tmp_path / "lib" / "statistics" / "__init__.py"), "r", 0))
     assert guard._open((str(tmp_path / "lib" / "random.py"), "r", 0)) is None
     assert "game's import policy" in guard._import(("statistics.x",))
-    assert "could get around the sandbox" in guard._import(("ctypes",))
     assert guard._import(("random",)) is None
+
+
+def test_modules_the_sandbox_never_grants_are_a_verdict_for_the_bot_and_missing_for_a_library(
+        guard: Guard) -> None:
+    # Asked for by a library (here: this test file, not the bot's): the module is just missing,
+    # as numpy's optional `import ctypes` finds it on a machine without ctypes.
+    with pytest.raises(ModuleNotFoundError, match="ctypes"):
+        guard._import(("ctypes",))
+    assert guard.take_violation() is None
+    # Asked for by the bot's own code (its folder): refused, and the call ends with a verdict.
+    guard.bot_dir = os.path.dirname(os.path.abspath(__file__))
+    with pytest.raises(Forbidden, match="ctypes"):
+        guard._import(("ctypes",))
+    assert "could get around the sandbox" in guard.take_violation()
 
 
 def test_signals_sockets_and_attributes(guard: Guard) -> None:

@@ -18,6 +18,10 @@ GAME = GameSpec(
     render_text=text,
     ascii_only=True,
     required_methods=("play",),
+    # The course's grader had Pillow: its base.py (and so every bot built on it) imports PIL.
+    packages=("PIL",),
+    # The course's manager set both on each player after its constructor.
+    after_init=("tournament", "timeout"),
 )
 
 # The shared conformance suite's playouts: the default game, small tournament and random

@@ -1,4 +1,7 @@
-"""Štreky's bot interface: ``Player(login, rows, cols, cards)``, ``tournament``, ``play(newCardOnDesk)``.
+"""Štreky's bot interface: ``Player(login, rows, cols, cards)``, then ``play(newCardOnDesk)``.
+
+After the constructor the harness sets ``tournament`` and ``timeout`` (the game's ``after_init``),
+as the course's manager did.
 
 ``newCardOnDesk`` is the opponent's last answer as the course's evaluator passed it:
 ``[row, col, matrix]`` (lists), or ``[]`` when the opponent passed or nobody has moved yet.
@@ -23,8 +26,7 @@ class StrekyAdapter:
 
     def setup_calls(self, state: State, seat: int, login: str, tournament: bool) -> list[Call]:
         cards = [as_lists(m) for m in state.deck.cards]
-        return [Call("__init__", (login, state.rows, state.cols, cards), "init"),
-                Call("setattr", ("tournament", tournament))]
+        return [Call("__init__", (login, state.rows, state.cols, cards), "init")]
 
     def turn_calls(self, state: State, seat: int, history: Sequence[PlayedMove[Move]]) -> list[Call]:
         return [Call("play", (new_card_on_desk(history),), "move")]

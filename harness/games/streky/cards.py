@@ -8,10 +8,10 @@ Card sets (the ``cards`` setting):
 
 * ``"course"``: the course's sample self-play cards: seven small cards with colour-0 cells and
   two colours (3x3, 4x4, 5x3), played on 19x23 by default.
-* ``"tournament"``: the course tournament's kind of set: 24 fully coloured cards made by
-  permuting the four colours of two base cards, a 4x4 one and a 3x5 one (permutation ``i`` of
-  the 24 permutations of (1, 2, 3, 4), in lexicographic order, recolours base card ``i % 2``),
-  played on 33x33 by default.
+* ``"tournament"``: the course tournament's deal: the 48 distinct cards obtained by renaming
+  the colours 1..4 of two base cards (a 4x4 one and a 3x5 one) through each of the 24
+  permutations of (1, 2, 3, 4), shuffled with the game's generator (the game's seed); the
+  first 24 are dealt, the same cards to both players. Played on 33x33 by default.
 * ``"random"``: a board size and a card list drawn by :func:`random_deal` from a
   ``random.Random``: seeded by the ``seed`` setting when it is given, otherwise the generator
   the harness passes to ``initial`` (which the harness seeds from the game's seed).
@@ -39,9 +39,10 @@ C33B: Matrix = ((0, 2, 0), (0, 2, 0), (0, 2, 0))
 C33C: Matrix = ((1, 2, 1), (2, 2, 2), (1, 2, 1))
 COURSE: tuple[Matrix, ...] = (C44A, C44B, C33A, C33B, C33C, C53C, C53B)
 
-# The two fully coloured base cards of the tournament set. The 3x5 one is RULES.md's T.
-BASE_44: Matrix = ((1, 1, 2, 3), (4, 1, 2, 3), (4, 1, 2, 2), (4, 4, 3, 3))
+# The two fully coloured base cards of the course's tournament deal. The 3x5 one is RULES.md's T.
+BASE_44: Matrix = ((1, 2, 1, 3), (2, 2, 1, 1), (1, 1, 2, 2), (3, 1, 2, 1))
 BASE_35: Matrix = ((1, 2, 1, 3, 4), (2, 2, 1, 3, 3), (3, 2, 1, 3, 2))
+TOURNAMENT_DEALT = 24  # cards dealt from the 48
 
 # name -> default board (rows, cols); "random" draws its board unless rows/cols are given.
 NAMED_SETS: dict[str, tuple[int, int] | None] = {"course": (19, 23), "tournament": (33, 33), "random": None}
@@ -107,13 +108,31 @@ def matrix_problem(value: Any, what: str = "the card") -> str | None:
     return None
 
 
+def recolour(m: Matrix, perm: Sequence[int]) -> Matrix:
+    """The card with colour ``c`` (1..4) renamed ``perm[c - 1]``; colour 0 stays 0."""
+    return tuple(tuple(perm[v - 1] if v else 0 for v in row) for row in m)
+
+
 def tournament_set() -> tuple[Matrix, ...]:
-    """The 24 fully coloured cards: colour permutations of the two base cards, alternating."""
-    cards = []
-    for i, perm in enumerate(itertools.permutations((1, 2, 3, 4))):
-        base = BASE_44 if i % 2 == 0 else BASE_35
-        cards.append(tuple(tuple(perm[v - 1] for v in row) for row in base))
+    """The course tournament's 48 cards: every distinct recolouring of the two base cards.
+
+    In order: the 4x4 card through the permutations of (1, 2, 3, 4) in lexicographic order,
+    then the 3x5 card; a recolouring equal to an earlier card is left out (none is: 24 + 24).
+    """
+    cards: list[Matrix] = []
+    for base in (BASE_44, BASE_35):
+        for perm in itertools.permutations((1, 2, 3, 4)):
+            card = recolour(base, perm)
+            if card not in cards:
+                cards.append(card)
     return tuple(cards)
+
+
+def tournament_deal(rng: random.Random) -> tuple[Matrix, ...]:
+    """The course's tournament deal: the 48 cards shuffled by ``rng``, the first 24 dealt."""
+    cards = list(tournament_set())
+    rng.shuffle(cards)
+    return tuple(cards[:TOURNAMENT_DEALT])
 
 
 # Shapes the generator draws from (rows x cols), with weights: mostly the course's sizes,
@@ -123,12 +142,19 @@ _SHAPES = [((3, 3), 4), ((4, 4), 4), ((3, 5), 3), ((5, 3), 3), ((2, 3), 2), ((2,
 
 
 def random_card(rng: random.Random) -> Matrix:
-    """One random card: a shape, a palette of 1..4 colours and a share of colour-0 cells."""
+    """One random card: a shape, a palette of 1..4 colours and a share of colour-0 cells.
+
+    Never a card without colour (the course never dealt one): if every cell came out 0, one
+    drawn cell takes a colour of the palette.
+    """
     shapes, weights = zip(*_SHAPES)
     h, w = rng.choices(shapes, weights)[0]
     palette = rng.sample((1, 2, 3, 4), rng.randint(1, 4))
     blank = rng.choice((0.0, 0.0, 0.2, 0.4))
-    return tuple(tuple(0 if rng.random() < blank else rng.choice(palette) for _ in range(w)) for _ in range(h))
+    cells = [[0 if rng.random() < blank else rng.choice(palette) for _ in range(w)] for _ in range(h)]
+    if not any(any(row) for row in cells):
+        cells[rng.randrange(h)][rng.randrange(w)] = rng.choice(palette)
+    return tuple(tuple(row) for row in cells)
 
 
 def random_deal(rng: random.Random, rows: int | None = None, cols: int | None = None,

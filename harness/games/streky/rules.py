@@ -37,6 +37,7 @@ from harness.games.streky.cards import (
     random_deal,
     rotations,
     show_matrix,
+    tournament_deal,
     tournament_set,
 )
 from harness.games.streky.placements import PASS, Occupancy, Pass, Place, Placements
@@ -208,7 +209,7 @@ class StrekyRules:
         if cards == "course":
             return settings["rows"], settings["cols"], COURSE
         if cards == "tournament":
-            return settings["rows"], settings["cols"], tournament_set()
+            return settings["rows"], settings["cols"], tournament_deal(rng)
         return settings["rows"], settings["cols"], tuple(as_matrix(m) for m in cards)
 
     def initial(self, settings: Mapping[str, Any], rng: random.Random) -> State:

@@ -18,6 +18,7 @@ from harness.games.streky.cards import (
     random_deal,
     rotate,
     rotations,
+    tournament_deal,
     tournament_set,
 )
 
@@ -52,16 +53,39 @@ def test_course_set() -> None:
     assert {v for m in COURSE for row in m for v in row} == {0, 1, 2}  # two colours and blanks
 
 
-def test_tournament_set_is_24_colour_permutations_of_two_base_cards() -> None:
+# Recolourings derived by hand from the two base cards (colour c renamed perm[c - 1]).
+BY_HAND = [
+    ((2, 1, 3, 4), ((2, 1, 2, 3), (1, 1, 2, 2), (2, 2, 1, 1), (3, 2, 1, 2))),
+    ((1, 2, 4, 3), ((1, 2, 1, 4), (2, 2, 1, 1), (1, 1, 2, 2), (4, 1, 2, 1))),
+    ((4, 3, 2, 1), ((4, 3, 4, 2), (3, 3, 4, 4), (4, 4, 3, 3), (2, 4, 3, 4))),
+    ((1, 2, 3, 4), ((1, 2, 1, 3, 4), (2, 2, 1, 3, 3), (3, 2, 1, 3, 2))),
+    ((4, 3, 2, 1), ((4, 3, 4, 2, 1), (3, 3, 4, 2, 2), (2, 3, 4, 2, 3))),
+    ((2, 3, 4, 1), ((2, 3, 2, 4, 1), (3, 3, 2, 4, 4), (4, 3, 2, 4, 3))),
+]
+
+
+def test_tournament_set_is_the_48_recolourings_of_the_course_s_two_base_cards() -> None:
+    assert BASE_44 == ((1, 2, 1, 3), (2, 2, 1, 1), (1, 1, 2, 2), (3, 1, 2, 1))
+    assert BASE_35 == ((1, 2, 1, 3, 4), (2, 2, 1, 3, 3), (3, 2, 1, 3, 2))
     cards = tournament_set()
-    assert len(cards) == 24
-    assert Counter((len(m), len(m[0])) for m in cards) == {(4, 4): 12, (3, 5): 12}
+    assert len(cards) == 48 and len(set(cards)) == 48
+    assert Counter((len(m), len(m[0])) for m in cards) == {(4, 4): 24, (3, 5): 24}
     assert all(0 not in sum(m, ()) for m in cards)  # fully coloured
-    assert len({canonical(m) for m in cards}) == 24  # no two are the same card
-    for m in cards:
-        base = BASE_44 if len(m) == 4 else BASE_35
-        mapping = {b: v for rb, rm in zip(base, m) for b, v in zip(rb, rm)}
-        assert sorted(mapping) == [1, 2, 3, 4] and sorted(mapping.values()) == [1, 2, 3, 4]
+    assert len({canonical(m) for m in cards}) == 48  # no two are the same card, even rotated
+    for _perm, card in BY_HAND:
+        assert card in cards
+    # The 4x4 card has three colours: a renaming is fixed by the images of 1, 2 and 3 (4*3*2 = 24).
+    assert {tuple(sorted(set(sum(m, ())))) for m in cards if len(m) == 4} == {
+        (1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4)}
+
+
+def test_the_tournament_deal_is_24_of_the_48_shuffled_by_the_game_s_seed() -> None:
+    deals = [tournament_deal(random.Random(seed)) for seed in range(30)]
+    for deal in deals:
+        assert len(deal) == 24 and len(set(deal)) == 24 and set(deal) <= set(tournament_set())
+    assert tournament_deal(random.Random(7)) == tournament_deal(random.Random(7))
+    assert len(set(deals)) == 30  # the deal differs from seed to seed
+    assert len({frozenset(d) for d in deals}) == 30  # ... and not only in its order
 
 
 def test_random_deal_is_a_function_of_the_generator() -> None:

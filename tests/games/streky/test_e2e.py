@@ -23,23 +23,23 @@ from tests.conftest import REPO
 
 GAME = get_game("streky")
 REF = REPO / "reference_players" / "streky"
+RANDOM = (REF / "random.py").read_bytes()
 BRUTE = (REF / "brute.py").read_bytes()
-GREEDY = (REF / "greedy.py").read_bytes()
 STRONG = (REF / "strong.py").read_bytes()
 
 
 def test_greedy_and_brute_play_the_default_game(no_leftovers: None) -> None:
-    record = play_match(GAME, [GREEDY, BRUTE], seed=1, logins=["greedy", "brute"])
+    record = play_match(GAME, [BRUTE, RANDOM], seed=1, logins=["brute", "random"])
     assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.OK]
     assert record.end == "rules" and record.plies == 16  # 7 cards each, then two passes
     assert record.moves[-1].answer is None and record.moves[-2].answer is None
-    assert [p.bot_name for p in record.players] == ["greedy", "brute"]
+    assert [p.bot_name for p in record.players] == ["brute", "random"]
     assert all(p.max_wall < 1.0 for p in record.players)
 
 
 def test_harness_play_cli_reports_both_ok() -> None:
-    done = subprocess.run([sys.executable, "-m", "harness", "play", "streky", str(REF / "greedy.py"),
-                           str(REF / "brute.py"), "--seed", "1", "--json"],
+    done = subprocess.run([sys.executable, "-m", "harness", "play", "streky", str(REF / "brute.py"),
+                           str(REF / "random.py"), "--seed", "1", "--json"],
                           cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
@@ -48,7 +48,7 @@ def test_harness_play_cli_reports_both_ok() -> None:
 
 
 def test_strong_and_greedy_play_the_tournament_setting_in_time(no_leftovers: None) -> None:
-    record = play_match(GAME, [STRONG, GREEDY], settings={"cards": "tournament"}, seed=3, tournament=True)
+    record = play_match(GAME, [STRONG, BRUTE], settings={"cards": "tournament"}, seed=3, tournament=True)
     assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.OK]
     assert record.plies >= 48 and max(p.max_wall for p in record.players) < 0.9  # limit: 1 s
 
@@ -214,8 +214,8 @@ def test_every_sample_submission_is_pinned() -> None:
 def test_sample_submission_gets_its_verdict(login: str, seat: int, no_leftovers: None) -> None:
     verdict, pattern = SUBMISSIONS[login]
     source = (REPO / "submissions" / "streky" / login / "player.py").read_bytes()
-    sources = [source, BRUTE] if seat == 0 else [BRUTE, source]
-    logins = [login, "brute"] if seat == 0 else ["brute", login]
+    sources = [source, RANDOM] if seat == 0 else [RANDOM, source]
+    logins = [login, "random"] if seat == 0 else ["random", login]
     record = play_match(GAME, sources, seed=seat + 1, logins=logins)
     me, other = record.players[seat], record.players[1 - seat]
     assert (me.verdict, other.verdict) == (verdict, Verdict.OK), me.reason

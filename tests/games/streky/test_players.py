@@ -19,7 +19,7 @@ from harness.games.streky.rules import RULES, State, new_game
 from harness.record import Verdict
 
 REFERENCE = Path(__file__).resolve().parents[3] / "reference_players" / "streky"
-NAMES = ("brute", "greedy", "strong")
+NAMES = ("random", "brute", "strong")
 SEP = "# " + "-" * 87 + "\n"
 
 
@@ -38,7 +38,7 @@ def core(name: str) -> str:
 
 
 def test_the_board_core_is_the_same_in_every_reference_player() -> None:
-    assert core("brute") == core("greedy") == core("strong")
+    assert core("random") == core("brute") == core("strong")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -56,8 +56,8 @@ def test_reference_players_are_single_ascii_files_importing_only_stdlib_and_base
     assert imported - {"base"} <= set(sys.stdlib_module_names)
 
 
-PAIRS = [("brute", "brute", 40), ("greedy", "brute", 20), ("brute", "greedy", 20), ("strong", "greedy", 6),
-         ("greedy", "strong", 6), ("strong", "strong", 3)]
+PAIRS = [("random", "random", 40), ("brute", "random", 20), ("random", "brute", 20), ("strong", "brute", 6),
+         ("brute", "strong", 6), ("strong", "strong", 3)]
 SETTINGS: list[dict[str, Any]] = [{}, {"cards": "random"}, {"cards": "tournament"},
                                   {"cards": "random", "rows": 7, "cols": 6}]
 
@@ -72,7 +72,7 @@ def test_reference_players_play_legal_games(a: str, b: str, games: int) -> None:
 
 def test_brute_picks_every_legal_placement_equally_often() -> None:
     state = new_game(2, 3, [as_matrix([[1, 2]])])  # 8 horizontal + 6 vertical placements
-    cls = player("brute")
+    cls = player("random")
     counts: Counter[tuple[int, int, tuple[tuple[int, ...], ...]]] = Counter()
     for seed in range(2800):
         random.seed(seed)
@@ -94,9 +94,9 @@ def gains(state: State) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("settings", [{}, {"cards": "random", "rows": 9, "cols": 10}])
-def test_greedy_plays_the_best_immediate_score_and_then_the_larger_card(settings: dict[str, Any]) -> None:
+def test_brute_plays_the_best_immediate_score_and_then_the_larger_card(settings: dict[str, Any]) -> None:
     for seed in range(6):
-        result = play(GAME, [player("greedy"), player("brute")], settings, seed)
+        result = play(GAME, [player("brute"), player("random")], settings, seed)
         state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
         for move in result.moves:
             if RULES.to_move(state) == 0 and isinstance(move, Place) and state.placed:
@@ -108,12 +108,43 @@ def test_greedy_plays_the_best_immediate_score_and_then_the_larger_card(settings
             state = RULES.apply(state, move)
 
 
+# The course's Brute, on positions worked out by hand: (board, dealt cards, the opponent's card,
+# every placement of highest score and, among those, of the largest card).
+BRUTE_TABLE = [
+    # Extending the row of three 1s: [[1,1,1]] under it scores 6 (3 old + 3 new); [[1]] scores 4;
+    # [[2,2]] scores 0. One best placement.
+    ((3, 3), [[[1, 1, 1]], [[1]], [[2, 2]]], [0, 0, [[1, 1, 1]]],
+     {(1, 0, ((1, 1, 1),))}),
+    # Next to a single 1: [[1]] and [[1,0]] both score 2 (1 old + 1 new); the larger card wins,
+    # in each of the four places/rotations where its coloured cell touches the old 1.
+    ((3, 4), [[[1, 0]], [[1]]], [0, 0, [[1]]],
+     {(0, 1, ((1, 0),)), (1, 0, ((1, 0),)), (0, 1, ((1,), (0,))), (1, 0, ((1,), (0,)))}),
+    # Nothing scores (colour 2 against 1): every placement of the largest card, 2x2 in any of its
+    # rotations, touching the 1x1 card at (0, 0): (0, 1) and (1, 0), four rotations each.
+    ((3, 3), [[[2, 2], [2, 0]], [[2]]], [0, 0, [[1]]],
+     {(r, c, m) for r, c in ((0, 1), (1, 0))
+      for m in (((2, 2), (2, 0)), ((2, 0), (2, 2)), ((0, 2), (2, 2)), ((2, 2), (0, 2)))}),
+]
+
+
+@pytest.mark.parametrize(("board", "cards", "theirs", "best"), BRUTE_TABLE)
+def test_brute_plays_as_the_course_s_brute_on_hand_worked_positions(board: tuple[int, int], cards: list[Any],
+                                                                     theirs: list[Any], best: set[Any]) -> None:
+    played = Counter()
+    for seed in range(80):
+        random.seed(seed)  # the harness seeds the bot's random from the game's seed
+        bot = player("brute")("x", *board, cards)
+        row, col, matrix = bot.play(theirs)
+        played[(row, col, as_matrix(matrix))] += 1
+    assert set(played) == best  # only best placements, and (random ties) each of them
+
+
 def test_strong_computes_the_opponents_best_reply_exactly() -> None:
     strong = module("strong")
     rng = random.Random(5)
     checked = 0
     for seed, settings in enumerate([{}, {"cards": "tournament"}, {"cards": "random"}] * 2):
-        result = play(GAME, [player("greedy"), player("greedy")], settings, seed)
+        result = play(GAME, [player("brute"), player("brute")], settings, seed)
         state = RULES.initial(RULES.parse_settings(settings), random.Random(seed))
         board = strong.Board(state.rows, state.cols)
         hand = strong.Hand([[list(r) for r in m] for m in state.deck.cards])
@@ -135,18 +166,18 @@ def test_strong_computes_the_opponents_best_reply_exactly() -> None:
     assert checked > 250
 
 
-def test_strong_beats_greedy_on_the_course_setting() -> None:
+def test_strong_beats_brute_on_the_course_setting() -> None:
     wins = 0
     for game in range(24):
         seat = game % 2
-        players = [player("strong"), player("greedy")] if seat == 0 else [player("greedy"), player("strong")]
+        players = [player("strong"), player("brute")] if seat == 0 else [player("brute"), player("strong")]
         result = play(GAME, players, {}, game // 2)
         wins += result.winner == seat
     assert wins >= 15  # measured: about 74 % (bench/bench_streky_strength.py)
 
 
 def test_players_record_the_opponents_cards() -> None:
-    bot = player("greedy")("x", 5, 5, [[[1, 1]], [[2]]])
+    bot = player("brute")("x", 5, 5, [[[1, 1]], [[2]]])
     bot.play([0, 0, [[1], [1]]])
     assert bot.theirs.left == [0, 1] and bot.mine.left[0] + bot.mine.left[1] == 1
     assert len(bot.cardsOnDesk) == 2

@@ -1,8 +1,7 @@
-"""STREKY reference player "greedy": the placement with the highest immediate score.
+"""STREKY reference player "random": a uniformly random legal placement.
 
-Ties go to the larger card (more cells), then to a random one among the best, like the
-course's reference player. Passes only when no card can be placed. Keeps its own board from
-the answers it sees (newCardOnDesk), exactly as a student's player must.
+Every legal placement (card, rotation, position) is equally likely; it passes only when no card
+can be placed. Keeps its own board from newCardOnDesk, exactly as a student's player must.
 """
 
 import random
@@ -294,30 +293,19 @@ class StrekyCore(base.BasePlayer):
 class Player(StrekyCore):
     def __init__(self, login, boardRows, boardCols, cardsAtHand):
         super().__init__(login, boardRows, boardCols, cardsAtHand)
-        self.playerName = "greedy"
+        self.playerName = "random"
 
     def play(self, newCardOnDesk):
         self.record(newCardOnDesk)
-        shapes = self.mine.by_shape()
-        if self.board.placed == 0:
-            return self.opening(shapes)
-        moves = all_moves(self.board, shapes)
-        if not moves:
+        blocks = []
+        for (h, w), orients in self.mine.by_shape().items():
+            anchors = self.board.anchors(h, w)
+            if anchors:
+                blocks.append((anchors, orients))
+        total = sum(len(a) * len(o) for a, o in blocks)
+        if total == 0:
             return []
-        best = max(m[0] for m in moves)
-        moves = [m for m in moves if m[0] == best]
-        area = max(m[3].area for m in moves)
-        moves = [m for m in moves if m[3].area == area]
-        _score, row, col, o = random.choice(moves)
-        return self.answer(row, col, o)
-
-    def opening(self, shapes):
-        """The first card of the game scores 0 anywhere: a random placement of a largest card."""
-        area = max([h * w for (h, w) in shapes if self.board.anchors(h, w)] or [0])
-        if area == 0:
-            return []
-        blocks = [(self.board.anchors(h, w), orients) for (h, w), orients in shapes.items() if h * w == area]
-        pick = random.randrange(sum(len(a) * len(o) for a, o in blocks))
+        pick = random.randrange(total)
         for anchors, orients in blocks:
             if pick < len(anchors) * len(orients):
                 (row, col), o = anchors[pick // len(orients)], orients[pick % len(orients)]
