@@ -1,10 +1,12 @@
 """``harness check``: what the grader would say about one bot, before it is submitted.
 
-It takes the grader's own code path: the static rules of :func:`harness.sandbox.static.check_source`,
-the bot imported and constructed in a real sandboxed process (:class:`BotProcess`), then
-seeded games through :func:`harness.match.play_match` against every reference player of the
-game, seats alternating, under the game's real limits. The first error is explained with the
-position (as text, and as an HTML replay file).
+It takes the grader's own code path and plays what the grader plays: the grading job of the
+game (from the tournaments.yaml in force, else the shipped one), its settings, seeds, limits,
+opponent and bot environment. First the static rules of every file of the submission
+(:func:`harness.sandbox.static.findings`), the bot imported and constructed in a real sandboxed
+process (:class:`BotProcess`), then the job's games for this one bot, exactly as the job
+schedules them. The first error is explained with the position (as text, and as an HTML
+replay file). ``--against NAME`` plays practice games against reference players instead.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.config import Job
 from harness.games.base import GameSpec
 from harness.match import bot_seed, play_match
 from harness.record import GameRecord, MoveRecord, Verdict
 from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits
-from harness.sandbox.static import check_source
+from harness.sandbox.static import environment, findings
+from harness.submission import Submission
+from harness.tournament.schedule import Entrant, Roll, Task, load_entrants, make_tasks
 
 DEFAULT_GAMES = 10
 NEAR_LIMIT = 0.5  # a move slower than this share of its limit is worth a warning
@@ -103,7 +108,7 @@ class FirstError:
 
 @dataclass
 class CheckReport:
-    """Everything ``harness check`` found."""
+    """Everything ``harness check`` found; ``job`` is the grading job it played (None: practice)."""
 
     game: GameSpec
     file: str
@@ -111,6 +116,10 @@ class CheckReport:
     notes: list[str]
     games: list[GameResult] = field(default_factory=list)
     first_error: FirstError | None = None
+    job: Job | None = None
+    job_games: int = 0  # how many games of this bot the grading job has
+    files: list[str] = field(default_factory=list)
+    modified: bool = False  # the job's settings were replaced (--set): not what the grader plays
 
     @property
     def static_ok(self) -> bool:
@@ -126,8 +135,18 @@ class CheckReport:
         walls = [(w, g.number, ply) for g in self.games for w, ply in g.move_walls()]
         return sorted(walls, key=lambda t: -t[0])[:count]
 
+    @property
+    def sample(self) -> bool:
+        """True if fewer games were played than the grading job has."""
+        return self.job is not None and len(self.games) < self.job_games
+
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game.name, "file": self.file, "passed": self.passed,
+        job = None if self.job is None else {
+            "name": self.job.name, "config": str(self.job.config_file), "games": self.job_games,
+            "opponent": None if self.job.opponent is None else self.job.opponent.stem,
+            "settings": list(self.job.settings), "limits": dataclasses.asdict(self.job.limits)}
+        return {"game": self.game.name, "file": self.file, "files": self.files, "passed": self.passed,
+                "job": job, "sample": self.sample,
                 "static": [dataclasses.asdict(c) for c in self.static], "notes": self.notes,
                 "games": [g.to_json() for g in self.games],
                 "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
@@ -153,19 +172,24 @@ def sandbox_notes() -> list[str]:
     return notes
 
 
-def static_checks(game: GameSpec, source: bytes, *, login: str, settings: Mapping[str, Any],
+def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, settings: Mapping[str, Any],
                   seed: int = 0, limits: Limits | None = None) -> list[StaticCheck]:
-    """The checks before any game: source policy, import in the sandbox, methods, constructor."""
+    """The checks before any game: source rules of every file, import in the sandbox, methods, constructor."""
+    limits = limits or Limits().with_game(game)
+    source = Submission.of(source)
+    found = findings(game, source, limits.packages)
     checks: list[StaticCheck] = []
+    files = len(source.python_files())
     if game.ascii_only:
-        reason = check_source(dataclasses.replace(game, forbidden_imports=frozenset()), source)
-        checks.append(StaticCheck("source is ASCII-only", reason is None, reason or ""))
-    if game.forbidden_imports:
-        reason = check_source(dataclasses.replace(game, ascii_only=False), source)
-        allowed = f"not allowed: {', '.join(sorted(game.forbidden_imports))}"
-        checks.append(StaticCheck("imports allowed by the game's policy", reason is None, reason or allowed))
-    with BotProcess(game, source, label=login, seed=bot_seed(seed, 0),
-                    limits=limits or Limits().with_game(game)) as bot:
+        bad = [f.reason for f in found if f.rule == "ascii"]
+        checks.append(StaticCheck("source is ASCII-only", not bad, "; ".join(bad) or
+                                  (f"{files} files" if files > 1 else "")))
+    bad = [f.reason for f in found if f.rule in ("forbidden", "unapproved")]
+    allowed = ["the standard library", *game.botapi_modules, *sorted(environment(game, limits.packages))]
+    detail = "; ".join(bad) or f"allowed: {', '.join(allowed)}" + (
+        f"; not allowed: {', '.join(sorted(game.forbidden_imports))}" if game.forbidden_imports else "")
+    checks.append(StaticCheck("imports allowed", not bad, detail))
+    with BotProcess(game, source, label=login, seed=bot_seed(seed, 0), limits=limits) as bot:
         loaded = bot.load()
         if not loaded.ok:
             checks.append(StaticCheck("imports in the sandbox", False, _verdict_text(loaded.verdict, loaded.reason)))
@@ -181,7 +205,7 @@ def static_checks(game: GameSpec, source: bytes, *, login: str, settings: Mappin
             f"missing: {', '.join(m + '()' for m in missing)} (it has: {have})" if missing
             else ", ".join(m + "()" for m in game.required_methods) or f"methods: {have}"))
         state = game.rules.initial(game.rules.parse_settings(dict(settings)), random.Random(seed))
-        calls = game.adapter.setup_calls(state, 0, login, False)
+        calls = game.setup_calls(state, 0, login, False, limits.move)
         others = [c.method + "()" for c in calls[1:] if c.method != "setattr"]  # setattr is the harness's own
         name = f"{game.student_class}(...) constructs" + (f" and {', '.join(others)} returns" if others else "")
         for call in calls:
@@ -190,7 +214,8 @@ def static_checks(game: GameSpec, source: bytes, *, login: str, settings: Mappin
                 checks.append(StaticCheck(name, False, _verdict_text(result.verdict, result.reason)))
                 break
         else:
-            checks.append(StaticCheck(name, True, f"with the name {login!r}"))
+            shown = ", ".join(repr(a) for a in calls[0].args) if calls else ""
+            checks.append(StaticCheck(name, True, f"as {game.student_class}({shown[:60]}{'...' if len(shown) > 60 else ''})"))
     return checks
 
 
@@ -209,14 +234,13 @@ def opponent_name(reference: Path, login: str) -> str:
     return reference.stem if reference.stem != login else f"reference-{reference.stem}"
 
 
-def play_games(game: GameSpec, source: bytes, *, login: str, references: Sequence[Path], games: int,
-               seed: int = 0, settings: Mapping[str, Any] | None = None,
+def play_games(game: GameSpec, source: bytes | Submission, *, login: str, references: Sequence[Path],
+               games: int, seed: int = 0, settings: Mapping[str, Any] | None = None,
                limits: Limits | None = None) -> Iterator[GameResult]:
-    """``games`` games against each reference player, as the grader plays them.
+    """Practice: ``games`` games against each reference player (``harness check --against``).
 
     The bot's seat rotates and each seed is played from every seat (game ``g`` has seat
-    ``g % players`` and seed ``seed + g // players``), like a tournament's pairings; the other
-    seats (one in a two-player game) are taken by the reference player.
+    ``g % players`` and seed ``seed + g // players``); the other seats are the reference player's.
     """
     number = 0
     n = game.players
@@ -226,12 +250,47 @@ def play_games(game: GameSpec, source: bytes, *, login: str, references: Sequenc
         others = [opponent] if n == 2 else [f"{opponent}#{k}" for k in range(1, n)]
         for g in range(games):
             seat = g % n
-            sources = [ref_source] * n
+            sources: list[Any] = [ref_source] * n
             sources[seat] = source
             logins = others[:seat] + [login] + others[seat:]
             number += 1
             record = play_match(game, sources, settings=settings, seed=seed + g // n, logins=logins, limits=limits)
             yield GameResult(number, opponent, seat, record)
+
+
+def grading_tasks(job: Job, login: str, submission: Submission) -> list[Task]:
+    """The games the grading job plays with this one bot, in the job's own order."""
+    opponent = load_entrants(_without_submissions(job)).opponent
+    if opponent is not None and opponent.login == login:  # checking the opponent itself: keep the bot's name
+        opponent = dataclasses.replace(opponent, login=f"reference-{opponent.login}")
+    return make_tasks(job, Roll([Entrant(login, "", submission)], opponent))
+
+
+def _without_submissions(job: Job) -> Job:
+    return dataclasses.replace(job, submissions=(), roster=None)
+
+
+def play_grading(tasks: Sequence[Task], workers: int) -> Iterator[tuple[int, Task, GameRecord]]:
+    """Play ``tasks`` on a pool of ``workers`` processes; yields (number, task, record) in order."""
+    from harness.tournament.execute import LocalExecutor, fault_record, play_task
+
+    order = {t.key: n for n, t in enumerate(tasks, start=1)}
+    ready: dict[int, tuple[Task, GameRecord]] = {}
+    nxt = 1
+    executor = LocalExecutor(max(1, min(workers, len(tasks))))
+    try:
+        for task, result, fault in executor.run(list(tasks), play_task):
+            record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+            ready[order[task.key]] = (task, record)
+            while nxt in ready:
+                yield (nxt, *ready.pop(nxt))
+                nxt += 1
+    finally:
+        executor.close()
+
+
+def seat_of(task: Task, login: str) -> int:
+    return next(i for i, e in enumerate(task.entrants) if e.login == login)
 
 
 def explain(result: GameResult, game: GameSpec, out_dir: Path | None) -> FirstError:

@@ -2,32 +2,48 @@
 
 A command module defines ``register(subparsers)``, which adds its parser and sets ``func``
 (``args -> exit code``). Modules are discovered, so adding a command touches no other file.
+
+Every mistake of the user (a bad argument, a file that cannot be read, an unreachable
+scheduler) is one line on stderr, ``harness COMMAND: problem``, and exit code 2; never a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import yaml
 
+from harness import __version__
 from harness.games import UnknownGame
-from harness.games.base import SettingsError
+from harness.games.base import GameSpec, SettingsError
+from harness.submission import Submission, SubmissionError, read_submission
 
 
 class UsageError(Exception):
     """A bad argument or input file: reported as one line, exit code 2."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as the one line every other mistake gets."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
 def login_for(path: Path) -> str:
-    """A bot's name from its path: the folder of a ``player.py`` (the student's login), else the stem."""
-    return path.parent.name if path.name == "player.py" and path.parent.name else path.stem
+    """A bot's name from its path: the folder of a ``player.py``/``player.zip`` (the student's
+    login), a folder's name, else the file's stem."""
+    if path.is_dir():
+        return path.resolve().name
+    return path.resolve().parent.name if path.name in ("player.py", "player.zip") and path.parent.name else path.stem
 
 
 def parse_sets(items: Sequence[str]) -> dict[str, Any]:
@@ -44,41 +60,79 @@ def parse_sets(items: Sequence[str]) -> dict[str, Any]:
     return settings
 
 
-def read_bot(path_text: str) -> tuple[str, bytes]:
-    """A bot file's login and source; a missing or unreadable file is a usage error."""
+def read_bot(path_text: str, game: GameSpec | None = None) -> tuple[str, Submission]:
+    """A bot's login and submission (a ``.py`` file, a folder or a ``.zip``); a usage error if unusable."""
     path = Path(path_text)
+    if not path.exists():
+        raise UsageError(f"{path_text}: cannot read the bot (no such file or folder)")
     try:
-        return login_for(path), path.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path_text}: cannot read the bot ({exc.strerror})") from None
+        return login_for(path), read_submission(path, game.botapi_modules if game is not None else ())
+    except SubmissionError as exc:
+        raise UsageError(f"{path_text}: {exc}" if not str(exc).startswith(str(path)) else str(exc)) from None
+
+
+def positive(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered command registered."""
     import harness.commands
 
-    parser = argparse.ArgumentParser(prog="harness", description="Tournaments and grading for student game bots.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = Parser(prog="harness", description="Tournaments and grading for student game bots.")
+    parser.add_argument("--version", action="version", version=f"harness (bot-harness) {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     for info in sorted(pkgutil.iter_modules(harness.commands.__path__), key=lambda m: m.name):
-        importlib.import_module(f"harness.commands.{info.name}").register(sub)
+        if not info.name.startswith("_"):
+            importlib.import_module(f"harness.commands.{info.name}").register(sub)
     return parser
+
+
+def _command_name(argv: Sequence[str]) -> str:
+    return next((a for a in argv if not a.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``harness`` command; returns its exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        name = _command_name(argv)
+        print(f"harness{' ' + name if name else ''}: {exc}", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args))
-    except (UsageError, UnknownGame, SettingsError) as exc:
+    except (UsageError, UnknownGame, SettingsError, SubmissionError) as exc:
         print(f"harness {args.command}: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"harness {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        why = str(exc) or "interrupted"
+        print(f"harness {args.command}: {'stopped by ' + why if why != 'interrupted' else why}"
+              f"{'; finished games are kept, run it again to resume' if args.command == 'run' else ''}",
+              file=sys.stderr)
         return 130
     except BrokenPipeError:  # `harness ... | head`: the reader left; nothing to report
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as exc:  # noqa: BLE001 - a fault of the harness itself: still one line in a nightly log
+        if os.environ.get("HARNESS_DEBUG"):
+            raise
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        at = f" at {Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}" if where is not None else ""
+        print(f"harness {args.command}: internal error: {type(exc).__name__}: {str(exc)[:300]}{at} "
+              f"(a fault of the harness, not of your input; HARNESS_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,24 +1,35 @@
 """``tournaments.yaml``: named jobs, validated into typed settings with one-line errors.
 
 Every mistake is reported as ``FILE: jobs.NAME.KEY: problem`` so an instructor can fix it
-without reading a traceback. Paths in the file are relative to the file's own folder.
+without reading a traceback. Paths in the file are relative to the file's own folder; a path
+``reference_players/<game>/<bot>.py`` that is not there is the installed harness's own.
+
+Jobs are validated one by one: a mistake in one job (a submissions folder that does not exist
+yet, say) makes that job (and the groups that contain it) unusable, not the whole file. Only a
+file that cannot be read as a whole is refused outright. ``harness validate`` lists everything.
 
 A job::
 
     jobs:
       streky-grading:
+        description: ...            # shown on the job's report
         game: streky
-        format: gauntlet          # gauntlet (each submission vs `opponent`) or round_robin
-        submissions: submissions/streky     # a folder of <login>/player.py, or a list of globs
-        reference: [reference_players/streky/greedy.py]   # reference bots taking part
+        format: gauntlet          # gauntlet | round_robin | shuffled | sembasic
+        submissions: submissions/streky     # a folder of <login>/ folders, or a list of globs
+        roster: students.csv      # optional: every login of the course (a row for each)
+        reference: [reference_players/streky/strong.py]   # reference bots taking part
         opponent: reference_players/streky/brute.py       # gauntlet only
         settings: [{rows: 19, cols: 23}]  # one or more raw game settings (a mapping or a list)
         games: 10                 # seeds per pairing and settings (gauntlet: per submission)
         seed: 1                   # first seed
         tournament: false         # what bots see in `tournament` (Štreky)
-        limits: {init: 1.0, move: 1.0, memory_mb: 1024, policy: cpu, backstop: 3}
+        bot_packages: [numpy]     # installed packages the bots may import (besides the game's)
+        limits: {init: 1.0, move: 1.0, memory_mb: 1024, policy: cpu, backstop: 1.5}
         workers: auto             # parallel games (auto: one per core)
         awards: {policy: pass_fail, points: 5}
+        analysis: seats           # round robin: first- vs second-player wins per pairing and size
+        tables: 200               # round robin of 3+ seats: a seeded sample of tables per seed
+        public: false             # true: `harness report` leaves out every bot's output
         results: results/streky-grading    # where the store lives
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
@@ -26,7 +37,9 @@ A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b
 
 from __future__ import annotations
 
+import csv
 import glob
+import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -36,11 +49,14 @@ from typing import Any
 import yaml
 
 from harness.games import UnknownGame, game_names, get_game
-from harness.games.base import SettingsError
-from harness.sandbox.process import Limits
+from harness.games.base import GameSpec, SettingsError
+from harness.sandbox.limits import Limits
+from harness.sandbox.packages import PackageError, install_hint, resolve
+from harness.submission import MAIN, ZIP
 
-FORMATS = ("gauntlet", "round_robin")
+FORMATS = ("gauntlet", "round_robin", "shuffled", "sembasic")
 POLICIES = ("pass_fail", "tiers", "none")
+ANALYSES = ("seats",)
 
 
 class ConfigError(ValueError):
@@ -66,13 +82,21 @@ class Awards:
 
 
 @dataclass(frozen=True)
+class SubmissionRef:
+    """Where one student's submission is: a folder, a ``player.py``-style file or a ``.zip``."""
+
+    login: str
+    path: Path
+
+
+@dataclass(frozen=True)
 class Job:
     """One validated job of tournaments.yaml."""
 
     name: str
     game: str
     format: str
-    submissions: tuple[Path, ...]  # each a player.py; the login is its folder's name
+    submissions: tuple[SubmissionRef, ...]  # one per login, sorted by login
     reference: tuple[Path, ...]
     opponent: Path | None
     settings: tuple[dict[str, Any], ...]  # normalised by the game
@@ -85,24 +109,71 @@ class Job:
     results: Path
     retries: int = 3
     config_file: Path = field(default=Path("tournaments.yaml"))
+    description: str = ""
+    roster: tuple[str, ...] | None = None  # every login of the course, if the job has a roster
+    analysis: str | None = None
+    public: bool = False
+    tables: int | None = None  # round robin of more than two seats: sample this many tables per seed
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
 
 
 @dataclass(frozen=True)
 class Config:
-    """All jobs of a file; ``groups`` maps a group job to the jobs it runs."""
+    """All jobs of a file; ``groups`` maps a group job to the jobs it runs; ``problems`` holds the
+    one-line error of every job (or group) that could not be read."""
 
     path: Path
     jobs: dict[str, Job]
     groups: dict[str, tuple[str, ...]]
+    problems: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return sorted({*self.jobs, *self.groups, *self.problems})
+
+    def members(self, name: str) -> tuple[str, ...]:
+        """The jobs ``name`` runs: itself, or a group's members."""
+        self._known(name)
+        return self.groups.get(name, (name,))
+
+    def _known(self, name: str) -> None:
+        if name not in self.jobs and name not in self.groups and name not in self.problems:
+            raise ConfigError(f"{self.path}: no job named {name!r} (jobs: {', '.join(self.names)})")
+
+    def plan(self, name: str) -> tuple[list[Job], list[str]]:
+        """The usable jobs ``harness run NAME`` runs, in order, and the errors of the others."""
+        self._known(name)
+        if name in self.problems:
+            return [], [self.problems[name]]
+        jobs, errors = [], []
+        for member in self.members(name):
+            if member in self.jobs:
+                jobs.append(self.jobs[member])
+            else:
+                errors.append(self.problems.get(member, f"{self.path}: jobs.{name}.jobs: no job named {member!r}"))
+        return jobs, errors
 
     def resolve(self, name: str) -> list[Job]:
-        """The jobs that ``harness run NAME`` runs, in order."""
-        if name in self.jobs:
-            return [self.jobs[name]]
-        if name in self.groups:
-            return [self.jobs[n] for n in self.groups[name]]
-        known = ", ".join(sorted([*self.jobs, *self.groups]))
-        raise ConfigError(f"{self.path}: no job named {name!r} (jobs: {known})")
+        """The jobs of ``name``; :class:`ConfigError` (the first problem) if any cannot be used."""
+        jobs, errors = self.plan(name)
+        if errors:
+            raise ConfigError(errors[0])
+        return jobs
+
+    def unrelated_problems(self, name: str) -> list[str]:
+        """Problems of jobs that ``name`` does not run (warnings when it runs)."""
+        mine = {name, *self.members(name)}
+        return [p for n, p in sorted(self.problems.items()) if n not in mine]
+
+    def grading_job(self, game: str) -> Job | None:
+        """The job that grades ``game``: ``<game>-grading`` if there is one, else its first gauntlet."""
+        named = self.jobs.get(f"{game}-grading")
+        if named is not None and named.game == game:
+            return named
+        return next((j for j in self.jobs.values() if j.game == game and j.format == "gauntlet"), None)
 
 
 class _Reader:
@@ -132,6 +203,12 @@ class _Reader:
             raise self.fail(key, f"must be a number > {minimum:g}, got {value!r}")
         return float(value)
 
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.get(key, default)
+        if type(value) is not bool:
+            raise self.fail(key, f"must be true or false, got {value!r}")
+        return value
+
     def choice(self, key: str, choices: tuple[str, ...], default: Any = ...) -> str:
         value = self.get(key, default)
         if value not in choices:
@@ -141,23 +218,42 @@ class _Reader:
     def file(self, key: str, text: Any) -> Path:
         if not isinstance(text, str):
             raise self.fail(key, f"must be a path, got {text!r}")
-        path = (self.path.parent / text).resolve()
-        if not path.is_file():
+        path = locate(self.path.parent, text)
+        if not path.exists():
             raise self.fail(key, f"no such file: {text}")
         return path
 
 
+def locate(base: Path, text: str) -> Path:
+    """``text`` relative to ``base``; the installed harness's own reference players as a fallback."""
+    path = (base / text).resolve()
+    if not path.exists() and Path(text).parts[:1] == ("reference_players",):
+        import reference_players
+
+        shipped = Path(reference_players.__file__).resolve().parent.joinpath(*Path(text).parts[1:])
+        if shipped.exists():
+            return shipped
+    return path
+
+
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
-              "tournament", "limits", "workers", "awards", "results", "retries", "description"}
+              "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
+              "bot_packages", "analysis", "public", "tables"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read and validate a tournaments.yaml; raises :class:`ConfigError` (one line) on any problem."""
+    """Read a tournaments.yaml; :class:`ConfigError` (one line) if the file as a whole is unusable.
+
+    A problem of one job is kept in ``Config.problems`` under its name (and a group with a
+    member that is not a job under the group's); the other jobs stay usable.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -174,22 +270,32 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         raise ConfigError(f"{path}: defaults: must be a mapping")
     jobs: dict[str, Job] = {}
     groups: dict[str, tuple[str, ...]] = {}
+    problems: dict[str, str] = {}
     for name, body in data["jobs"].items():
+        name = str(name)
         where = f"jobs.{name}"
         if not isinstance(body, dict):
-            raise ConfigError(f"{path}: {where}: must be a mapping")
-        if "jobs" in body:
+            problems[name] = f"{path}: {where}: must be a mapping"
+        elif "jobs" in body:
             members = body["jobs"]
             if not isinstance(members, list) or not members or not all(isinstance(m, str) for m in members):
-                raise ConfigError(f"{path}: {where}.jobs: must be a non-empty list of job names")
-            groups[str(name)] = tuple(members)
-            continue
-        jobs[str(name)] = _job(path, str(name), {**defaults, **body})
+                problems[name] = f"{path}: {where}.jobs: must be a non-empty list of job names"
+            else:
+                groups[name] = tuple(members)
+        else:
+            try:
+                jobs[name] = _job(path, name, {**defaults, **body})
+            except ConfigError as exc:
+                problems[name] = str(exc)
     for name, members in groups.items():
         for member in members:
-            if member not in jobs:
-                raise ConfigError(f"{path}: jobs.{name}.jobs: no job named {member!r}")
-    return Config(path=path.resolve(), jobs=jobs, groups=groups)
+            if member not in jobs and member not in problems:
+                problems[name] = f"{path}: jobs.{name}.jobs: no job named {member!r}"
+            elif member in groups:
+                problems[name] = f"{path}: jobs.{name}.jobs: {member!r} is a group (groups do not nest)"
+    for name in problems:
+        groups.pop(name, None)
+    return Config(path=path.resolve(), jobs=jobs, groups=groups, problems=problems)
 
 
 def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
@@ -199,7 +305,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         raise r.fail(sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(KNOWN_KEYS))})")
     game_name = r.get("game")
     try:
-        game = get_game(str(game_name))
+        game = get_game(str(game_name).lower())
     except UnknownGame:
         raise r.fail("game", f"unknown game {game_name!r} (installed: {', '.join(game_names())})") from None
     fmt = r.choice("format", FORMATS)
@@ -213,9 +319,13 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         opponent = r.file("opponent", r.get("opponent"))
     elif "opponent" in body:
         raise r.fail("opponent", "only a gauntlet has an opponent")
-    if len(submissions) + len(reference) < (1 if fmt == "gauntlet" else 2):
+    if fmt == "sembasic" and game.name not in ("quoridor",):
+        raise r.fail("format", f"sembasic grades Quoridor bots, not {game.title}")
+    needed = {"gauntlet": 0, "round_robin": game.players, "shuffled": game.players, "sembasic": 0}[fmt]
+    if len(submissions) + len(reference) < needed:
         raise r.fail("submissions", "too few bots for this format (found "
-                     f"{len(submissions)} submissions and {len(reference)} reference players)")
+                     f"{len(submissions)} submissions and {len(reference)} reference players; "
+                     f"{game.title} needs {needed})")
     raw_settings = r.get("settings", [{}])
     if isinstance(raw_settings, dict):
         raw_settings = [raw_settings]
@@ -236,21 +346,34 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         workers = workers_raw
     else:
         raise r.fail("workers", f"must be 'auto' or a positive integer, got {workers_raw!r}")
-    tournament = r.get("tournament", fmt == "round_robin")
-    if type(tournament) is not bool:
-        raise r.fail("tournament", f"must be true or false, got {tournament!r}")
+    tournament = r.boolean("tournament", fmt == "round_robin")
     results_raw = r.get("results", f"results/{name}")
     if not isinstance(results_raw, str):
         raise r.fail("results", f"must be a folder path, got {results_raw!r}")
+    description = r.get("description", "")
+    if not isinstance(description, str):
+        raise r.fail("description", f"must be text, got {description!r}")
+    analysis = r.get("analysis", None)
+    if analysis is not None and (analysis not in ANALYSES or fmt != "round_robin"):
+        raise r.fail("analysis", f"must be one of {', '.join(ANALYSES)} (for a round_robin), got {analysis!r}")
     return Job(name=name, game=game.name, format=fmt, submissions=submissions, reference=reference,
                opponent=opponent, settings=tuple(settings), games=r.integer("games", 2, minimum=1),
                seed=r.integer("seed", 1), tournament=tournament, limits=_limits(r, game),
-               workers=workers, awards=_awards(r), results=(path.parent / results_raw).resolve(),
-               retries=r.integer("retries", 3), config_file=path.resolve())
+               workers=workers, awards=_awards(r, fmt), results=(path.parent / results_raw).resolve(),
+               retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
+               roster=_roster(r), analysis=analysis, public=r.boolean("public", False),
+               tables=r.integer("tables", minimum=1) if "tables" in body else None)
 
 
-def _submissions(r: _Reader, raw: Any) -> tuple[Path, ...]:
-    """A folder of ``<login>/player.py`` or a list of globs, as sorted player files."""
+def login_of(path: Path) -> str:
+    """The login a submission path stands for: the folder of a ``player.py``/``player.zip``, else its name."""
+    if path.is_dir():
+        return path.name
+    return path.parent.name if path.name in (MAIN, ZIP) else path.stem
+
+
+def _submissions(r: _Reader, raw: Any) -> tuple[SubmissionRef, ...]:
+    """A folder of ``<login>/`` folders (each one submission, usable or not), or a list of globs."""
     patterns = [raw] if isinstance(raw, str) else raw
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
         raise r.fail("submissions", "must be a folder or a list of glob patterns")
@@ -258,27 +381,75 @@ def _submissions(r: _Reader, raw: Any) -> tuple[Path, ...]:
     for pattern in patterns:
         base = r.path.parent / pattern
         if base.is_dir():
-            found.update(p.resolve() for p in base.glob("*/player.py"))
+            found.update(p.resolve() for p in base.iterdir()
+                         if p.is_dir() and not p.name.startswith((".", "_")))
             continue
+        if not glob.has_magic(pattern):
+            raise r.fail("submissions", f"no such folder: {pattern}")
         matches = [Path(m).resolve() for m in glob.glob(str(base), recursive=True)]
         if not matches:
             raise r.fail("submissions", f"{pattern!r} matches nothing")
-        found.update(m for m in matches if m.is_file())
+        found.update(m for m in matches if m.is_dir() or m.suffix.lower() in (".py", ".zip"))
     logins: dict[str, Path] = {}
     for p in sorted(found):
-        login = p.parent.name if p.name == "player.py" else p.stem
+        login = login_of(p)
         if login in logins:
             raise r.fail("submissions", f"two submissions for login {login!r}: {logins[login]} and {p}")
         logins[login] = p
-    return tuple(sorted(found))
+    return tuple(SubmissionRef(login, logins[login]) for login in sorted(logins))
 
 
-def _limits(r: _Reader, game: Any) -> Limits:
+def _roster(r: _Reader) -> tuple[str, ...] | None:
+    """The logins of ``roster:``: one per line, or a CSV file with a ``login`` column."""
+    raw = r.get("roster", None)
+    if raw is None:
+        return None
+    path = r.file("roster", raw)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise r.fail("roster", f"cannot read {raw} ({getattr(exc, 'strerror', None) or exc})") from None
+    rows = [row for row in csv.reader(io.StringIO(text)) if row and row[0].strip() and not row[0].startswith("#")]
+    column = 0
+    if rows and any(cell.strip().lower() == "login" for cell in rows[0]):
+        column = [cell.strip().lower() for cell in rows[0]].index("login")
+        rows = rows[1:]
+    logins = [row[column].strip() for row in rows if len(row) > column and row[column].strip()]
+    if not logins:
+        raise r.fail("roster", f"{raw} lists no logins (one per line, or a CSV file with a 'login' column)")
+    duplicates = sorted({x for x in logins if logins.count(x) > 1})
+    if duplicates:
+        raise r.fail("roster", f"{raw} lists {duplicates[0]!r} twice")
+    return tuple(logins)
+
+
+def _packages(r: _Reader, game: GameSpec) -> tuple[str, ...]:
+    raw = r.get("bot_packages", [])
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        raise r.fail("bot_packages", f"must be a list of import names (e.g. [numpy]), got {raw!r}")
+    for i, name in enumerate(raw):
+        if name in game.forbidden_imports:
+            raise r.fail(f"bot_packages[{i}]", f"{name!r} is forbidden in {game.title} (the game's rules)")
+        try:
+            resolve(name)
+        except PackageError as exc:
+            if "not installed" in str(exc):
+                raise r.fail(f"bot_packages[{i}]", f"{name!r} is not installed here (install it with: "
+                                                   f"{install_hint(name)})") from None
+            raise r.fail(f"bot_packages[{i}]", str(exc)) from None
+    return tuple(sorted(set(raw)))
+
+
+BACKSTOP = 1.5  # the cpu policy's default wall-clock backstop, as a multiple of the limit
+
+
+def _limits(r: _Reader, game: GameSpec) -> Limits:
     """The job's limits: the game's call limits, judged by CPU time unless the job says ``wall``.
 
-    Jobs default to the ``cpu`` policy (with a wall-clock backstop): a daily tournament on a
-    shared machine must not cost a bot its game because the machine was busy. ``policy: wall``
-    is the course's literal rule, for a run on a quiet machine (the self-check verifies it is).
+    Jobs default to the ``cpu`` policy (with a wall-clock backstop of 1.5x): a daily tournament
+    on a shared machine must not cost a bot its game because the machine was busy, and a bot
+    that sleeps is still stopped soon after the limit. ``policy: wall`` is the course's literal
+    rule, for a run on a quiet machine (the self-check verifies it is).
     """
     raw = r.get("limits", {})
     if not isinstance(raw, dict):
@@ -287,7 +458,7 @@ def _limits(r: _Reader, game: Any) -> Limits:
     unknown = set(raw) - known
     if unknown:
         raise r.fail(f"limits.{sorted(unknown)[0]}", f"unknown limit (known: {', '.join(sorted(known))})")
-    limits = replace(Limits().with_game(game), policy="cpu")
+    limits = replace(Limits().with_game(game), policy="cpu", backstop=BACKSTOP, packages=_packages(r, game))
     values: dict[str, Any] = {}
     for key in ("init", "move", "load"):
         if key in raw:
@@ -304,7 +475,7 @@ def _limits(r: _Reader, game: Any) -> Limits:
     return replace(limits, **values)
 
 
-def _awards(r: _Reader) -> Awards:
+def _awards(r: _Reader, fmt: str) -> Awards:
     raw = r.get("awards", {"policy": "none"})
     if not isinstance(raw, dict):
         raise r.fail("awards", "must be a mapping with a policy")
@@ -331,3 +502,6 @@ def _awards(r: _Reader) -> Awards:
                 raise tr.fail("top", f"must be a fraction in (0, 1], got {top!r}")
             tiers.append(Tier(points, top=float(top)))
     return Awards(policy, tiers=tuple(tiers))
+
+
+__all__ = ["Awards", "Config", "ConfigError", "Job", "SubmissionRef", "Tier", "load_config", "locate", "login_of"]

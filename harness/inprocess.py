@@ -140,7 +140,7 @@ def play(game: GameSpec, classes: Sequence[type], settings: dict[str, Any] | Non
         return result
 
     for seat, bot in enumerate(bots):
-        for call in adapter.setup_calls(state, seat, logins[seat], tournament):
+        for call in game.setup_calls(state, seat, logins[seat], tournament, game.move_limit):
             try:
                 bot.call(call)
             except Exception as exc:  # noqa: BLE001 - a bot may raise anything

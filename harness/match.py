@@ -4,6 +4,10 @@ The referee is the only authority: every answer is decoded by the game's adapter
 ``bad_answer``) and judged by the rules (a refusal is ``illegal_move`` with the referee's
 reason). The first verdict against a bot ends the game as a loss for that bot only. Anything
 that goes wrong inside the harness itself is ``harness_error`` for everyone and charged to no one.
+
+A seat may instead be *interactive* (a person at the terminal, :class:`harness.human.HumanSeat`):
+it gives referee moves directly and is asked again until the referee accepts one, and it is
+told every move; it is never timed or charged.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject, plac
 from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
 from harness.sandbox.process import BotProcess, CallResult, Limits
 from harness.sandbox.static import check_source
+from harness.submission import Submission
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -29,8 +34,10 @@ def bot_seed(seed: int, seat: int) -> int:
     return random.Random(f"{seed}/{seat}").getrandbits(32)
 
 
-def sha256(source: bytes) -> str:
-    """The hex digest that identifies a submission's exact source."""
+def sha256(source: bytes | Submission) -> str:
+    """The hex digest that identifies a submission's exact content (every file of it)."""
+    if isinstance(source, Submission):
+        return source.sha256
     return hashlib.sha256(source).hexdigest()
 
 
@@ -41,17 +48,20 @@ class _Ended(Exception):
 class Match:
     """One game in progress. :func:`play_match` is the way to use it."""
 
-    def __init__(self, game: GameSpec, sources: Sequence[bytes], settings: Mapping[str, Any],
+    def __init__(self, game: GameSpec, sources: Sequence[Any], settings: Mapping[str, Any],
                  seed: int, logins: Sequence[str], limits: Limits, tournament: bool) -> None:
         self.game = game
         self.rules = game.rules
-        self.sources = list(sources)
+        self.interactive = [getattr(s, "interactive", False) for s in sources]
+        self.seats = [s if live else None for s, live in zip(sources, self.interactive)]
+        self.sources = [None if live else Submission.of(s) for s, live in zip(sources, self.interactive)]
         self.settings = dict(settings)
         self.seed = seed
         self.logins = list(logins)
         self.limits = limits
         self.tournament = tournament
-        self.players = [PlayerRecord(login, sha256(src)) for login, src in zip(logins, sources)]
+        self.players = [PlayerRecord(login, src.sha256 if src is not None else "")
+                         for login, src in zip(logins, self.sources)]
         self.record = GameRecord(game=game.name, settings=self.settings, seed=seed, players=self.players,
                                  limits=asdict(limits), harness_version=__version__)
         self.history: list[PlayedMove[Any]] = []
@@ -62,14 +72,18 @@ class Match:
         self.record.started = time.time()
         t0 = time.perf_counter()
         with ExitStack() as stack:
-            bots = [stack.enter_context(BotProcess(self.game, src, label=login, seed=bot_seed(self.seed, i),
-                                                   limits=self.limits))
-                    for i, (login, src) in enumerate(zip(self.logins, self.sources))]
+            bots: list[Any] = [
+                seat if seat is not None else stack.enter_context(
+                    BotProcess(self.game, src, label=login, seed=bot_seed(self.seed, i), limits=self.limits))
+                for i, (login, src, seat) in enumerate(zip(self.logins, self.sources, self.seats))]
+            console = next((s for s in self.seats if s is not None), None)
             try:
                 self.state = self.rules.initial(self.settings, random.Random(self.seed))
                 self._transcribe()
                 self._setup(bots)
-                self._loop(bots)
+                if console is not None:
+                    console.begin(self.state, self.logins)
+                self._loop(bots, console)
             except _Ended:
                 self.record.end = "verdict"
             except Exception:  # noqa: BLE001 - any fault of ours is a harness_error, never the bots'
@@ -85,22 +99,30 @@ class Match:
                     player.stdout = bot.stdout.text()
                     player.stderr = bot.stderr.text()
         self._finish()
+        if console is not None:
+            console.finish(self.state, self.logins, self.record.winner,
+                           [f"{p.login}: {p.verdict.value}: {p.reason}" for p in self.players if p.verdict.charged])
         self.record.duration = time.perf_counter() - t0
         return self.record
 
-    def _setup(self, bots: list[BotProcess]) -> None:
-        for bot in bots:  # start every process first: their start-up times overlap
-            bot.start()
+    def _setup(self, bots: list[Any]) -> None:
+        for seat, bot in enumerate(bots):  # start every process first: their start-up times overlap
+            if not self.interactive[seat]:
+                bot.start()
         failed = False
         for seat, bot in enumerate(bots):
-            static = check_source(self.game, self.sources[seat])
+            source = self.sources[seat]
+            if source is None:  # a person: nothing to load or set up
+                continue
+            static = check_source(self.game, source, self.limits.packages)
             if static is not None:
                 self._charge(seat, Verdict.FORBIDDEN, static)
                 failed = True
                 continue
             result = bot.load()
             if result.ok:
-                for call in self.game.adapter.setup_calls(self.state, seat, self.logins[seat], self.tournament):
+                for call in self.game.setup_calls(self.state, seat, self.logins[seat], self.tournament,
+                                                  self.limits.move):
                     result = bot.call(call)
                     self._account(seat, result)
                     if not result.ok:
@@ -114,9 +136,12 @@ class Match:
         if failed:
             raise _Ended
 
-    def _loop(self, bots: list[BotProcess]) -> None:
+    def _loop(self, bots: list[Any], console: Any = None) -> None:
         while not self.rules.is_over(self.state):
             seat = self.rules.to_move(self.state)
+            if self.interactive[seat]:
+                self._ask(bots[seat], seat, console)
+                continue
             wall, cpu = 0.0, 0.0
             result: CallResult | None = None
             for call in self.game.adapter.turn_calls(self.state, seat, self.history):
@@ -138,12 +163,31 @@ class Match:
                 self._reject(seat, self.rules.move_to_json(move), wall, cpu)
                 self._charge(seat, Verdict.ILLEGAL_MOVE, reason)
                 raise _Ended
-            self.state = self.rules.apply(self.state, move)
-            self.history.append(PlayedMove(seat, move))
-            self.record.moves.append(MoveRecord(seat, self.rules.move_to_json(move), wall, cpu,
-                                                tuple(self.rules.scores(self.state))))
-            self._transcribe()
+            self._accept(seat, move, wall, cpu, console)
         self.record.end = "rules"
+
+    def _accept(self, seat: int, move: Any, wall: float, cpu: float | None, console: Any) -> None:
+        before = self.state
+        self.state = self.rules.apply(self.state, move)
+        self.history.append(PlayedMove(seat, move))
+        self.record.moves.append(MoveRecord(seat, self.rules.move_to_json(move), wall, cpu,
+                                            tuple(self.rules.scores(self.state))))
+        self._transcribe()
+        if console is not None:
+            console.moved(before, self.state, move, self.logins[seat], self.interactive[seat], self.logins)
+
+    def _ask(self, person: Any, seat: int, console: Any) -> None:
+        """An interactive seat's move: asked until the referee accepts it; never timed or charged."""
+        from harness.human import HumanLeft
+
+        state = self.state
+        start = time.perf_counter()
+        try:
+            move = person.ask(state, seat, lambda m: self.rules.check(state, m))
+        except HumanLeft:
+            self._charge(seat, Verdict.CRASH, "the person at the terminal left (end of input)")
+            raise _Ended from None
+        self._accept(seat, move, time.perf_counter() - start, None, console)
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _transcribe(self) -> None:
@@ -190,12 +234,13 @@ class Match:
                 rec.places = ()
 
 
-def play_match(game: GameSpec, sources: Sequence[bytes], *, settings: Mapping[str, Any] | None = None,
+def play_match(game: GameSpec, sources: Sequence[Any], *, settings: Mapping[str, Any] | None = None,
                seed: int = 0, logins: Sequence[str] | None = None, limits: Limits | None = None,
                tournament: bool = False) -> GameRecord:
     """Play one game between the bots whose sources are given, seat 0 first.
 
-    ``settings`` are the game's raw settings (validated here: a bad one raises
+    A source is a submission (or the bytes of a lone ``player.py``), or an interactive seat such
+    as :class:`harness.human.HumanSeat`. ``settings`` are the game's raw settings (validated here: a bad one raises
     :class:`harness.games.base.SettingsError`). ``limits`` default to the game's own.
     """
     if len(sources) != game.players:

@@ -1,29 +1,39 @@
-"""``harness check GAME player.py``: would the grader accept this bot? Exit code 0 only if so."""
+"""``harness check GAME BOT``: would the grader accept this bot? Exit code 0 only if so.
+
+It plays the grading job of the game (``--job`` picks another) from the jobs file in force
+(``--config``, else ``./tournaments.yaml``; the shipped grading jobs when there is none), and
+says what it plays before it plays. ``--against NAME`` plays practice games instead.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any
 
-from harness.check import (DEFAULT_GAMES, NEAR_LIMIT, CheckReport, GameResult, explain, opponent_name,
-                           play_games, reference_players, sandbox_notes, static_checks)
-from harness.cli import UsageError, parse_sets, read_bot
+from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name, play_games,
+                           play_grading, reference_players, sandbox_notes, seat_of, static_checks)
+from harness.cli import UsageError, parse_sets, positive, read_bot
+from harness.config import Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import Verdict
 from harness.report.html import seconds
-from harness.sandbox.process import Limits
+from harness.sandbox.limits import Limits
 
 MARKS = {True: "ok  ", False: "FAIL", None: "skip"}
+SHIPPED = Path(__file__).resolve().parents[1] / "jobs" / "grading.yaml"
 
 
 def game_line(g: GameResult, width: int) -> str:
     """One line per game: number, opponent, seat, seed, verdict, result, plies, slowest move."""
     slowest = max((w for w, _ in g.move_walls()), default=None)
-    line = (f"  game {g.number:>3}  vs {g.opponent:<{width}}  seat {g.seat}  seed {g.record.seed:<4} "
+    line = (f"  game {g.number:>3}  vs {g.opponent:<{width}}  seat {g.seat}  seed {g.record.seed:<6} "
             f"{g.verdict.value:<13} {g.result:<9} {g.record.plies:>4} plies  slowest move {seconds(slowest)}")
     if g.reason:
         line += "\n" + textwrap.shorten(g.reason, 100, placeholder="...").join(["        ", ""])
@@ -54,36 +64,70 @@ def error_text(report: CheckReport) -> str:
 
 
 def verdict_text(report: CheckReport) -> str:
-    """The last line: PASS or FAIL, and why."""
+    """The last line: PASS or FAIL, and why; PASS only for games of the grading job."""
     if not report.static_ok:
         failed = next(c for c in report.static if c.ok is False)
         return f"FAIL: {failed.name}: {failed.detail}"
     bad = [g for g in report.games if g.verdict is not Verdict.OK]
-    if not bad:
-        return f"PASS: all {len(report.games)} games ok: the grader would accept this bot."
-    return f"FAIL: {len(bad)} of {len(report.games)} games end with a verdict against your bot."
+    n = len(report.games)
+    if bad:
+        return f"FAIL: {len(bad)} of {n} games end with a verdict against your bot."
+    if not report.games:
+        return "FAIL: no game was played."
+    if report.job is None or report.modified:
+        return (f"No errors in {n} practice games (not what the grader plays: run without "
+                f"{'--set' if report.modified else '--against'} to play the grading job's games).")
+    if report.sample:
+        return (f"PASS on a sample: {n} of the {report.job_games} games of {report.job.name} ok; the grader plays "
+                f"all {report.job_games} (run without --games to play them all).")
+    return f"PASS: the grader would accept this bot: all {n} games of {report.job.name} ok."
 
 
-def slowest_text(report: CheckReport, limit: float) -> list[str]:
-    """The slowest answers, and a warning when one comes near the limit."""
-    slow = report.slowest_moves()
-    if not slow:
-        return []
-    lines = ["Slowest moves: " + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in slow)
-             + f"; the limit is {limit:g} s per move"]
-    if slow[0][0] > NEAR_LIMIT * limit:
-        lines.append(f"  warning: {slow[0][0] / limit:.0%} of the limit; a busy grading machine can be "
-                     "1.5x slower: keep a margin")
+def limits_text(limits: Limits, game: GameSpec) -> str:
+    """The limits in words that match how a call is judged."""
+    if limits.policy == "cpu":
+        clock = (f"constructor {limits.init:g} s and each move {limits.move:g} s of CPU time; any call is stopped "
+                 f"after {limits.move * limits.backstop:g} s of wall-clock time")
+    else:
+        clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
+    packages = sorted({*game.packages, *limits.packages})
+    return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
+            + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))
+
+
+def slowest_text(report: CheckReport, limits: Limits) -> list[str]:
+    """The slowest answers on the clock that judges them, and a warning near the limit."""
+    if limits.policy == "cpu":
+        moves = sorted(((m.cpu or 0.0, g.number, ply) for g in report.games
+                        for ply, m in enumerate(g.record.moves, start=1) if m.player == g.seat), key=lambda t: -t[0])[:3]
+        walls = report.slowest_moves(1)
+        if not moves:
+            return []
+        lines = ["Slowest moves (CPU time, the clock that judges them): "
+                 + ", ".join(f"{seconds(c)} (game {n}, ply {p})" for c, n, p in moves)
+                 + f"; the limit is {limits.move:g} s of CPU time per move"]
+        if walls:
+            lines.append(f"  slowest in wall-clock time: {seconds(walls[0][0])} (game {walls[0][1]}, ply "
+                         f"{walls[0][2]}); any call is stopped after {limits.move * limits.backstop:g} s")
+        top = max(moves[0][0] / limits.move, (walls[0][0] / (limits.move * limits.backstop)) if walls else 0)
+    else:
+        walls = report.slowest_moves()
+        if not walls:
+            return []
+        lines = ["Slowest moves (wall-clock time, the clock that judges them): "
+                 + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in walls)
+                 + f"; the limit is {limits.move:g} s per move"]
+        top = walls[0][0] / limits.move
+    if top > NEAR_LIMIT:
+        lines.append(f"  warning: {top:.0%} of the limit; a busy grading machine can be slower: keep a margin")
     return lines
 
 
 def _references(game: GameSpec, against: list[str]) -> list[Path]:
-    """The game's reference players, or the ones ``--against`` names, in its order."""
+    """The reference players ``--against`` names, in its order."""
     references = reference_players(game)
     if not references:
         raise UsageError(f"no reference players for {game.name} in {game.reference_dir}")
-    if not against:
-        return references
     known = {r.stem: r for r in references}
     unknown = [name for name in against if name not in known]
     if unknown:
@@ -91,44 +135,121 @@ def _references(game: GameSpec, against: list[str]) -> list[Path]:
     return [known[name] for name in dict.fromkeys(against)]
 
 
+def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
+    """The job check plays and where it comes from (the jobs file in force, or the shipped one)."""
+    chosen = Path(args.config) if args.config else Path("tournaments.yaml")
+    config: Config | None = None
+    if chosen.exists():
+        try:
+            config = load_config(chosen)
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from None
+    elif args.config:
+        raise UsageError(f"--config {args.config}: no such file")
+    if args.job:
+        if config is None:
+            config = load_config(SHIPPED)
+        try:
+            (job,) = config.resolve(args.job)
+        except (ConfigError, ValueError) as exc:
+            raise UsageError(f"--job {args.job}: {exc}") from None
+        if job.game != game.name:
+            raise UsageError(f"--job {args.job}: a job of {job.game}, not of {game.name}")
+        return job, str(config.path)
+    if config is not None:
+        job = config.grading_job(game.name)
+        if job is not None:
+            return job, str(config.path)
+        problem = config.problems.get(f"{game.name}-grading")
+        if problem:
+            raise UsageError(problem)
+    shipped = load_config(SHIPPED).grading_job(game.name)
+    if shipped is None:
+        raise UsageError(f"no grading job for {game.name} (in {chosen if config else 'the shipped jobs'}): "
+                         f"name one with --job, or practise with --against NAME")
+    return shipped, "the harness's shipped grading jobs"
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    login, source = read_bot(args.player)
-    if args.games < 1:
-        raise UsageError(f"--games {args.games}: must be at least 1")
+    login, submission = read_bot(args.player, game)
     settings = parse_sets(args.set or [])
-    game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
-    references = _references(game, args.against or [])
+    if settings:
+        game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
     quiet = args.json
-    limits = Limits(policy=args.policy).with_game(game)
-
-    report = CheckReport(game, args.player, [], sandbox_notes())
     say = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
+    job: Job | None = None
+    if args.against:
+        references = _references(game, args.against)
+        limits = dataclasses.replace(Limits(policy=args.policy or "cpu", backstop=1.5).with_game(game),
+                                     packages=tuple(sorted(set(args.package or ()))))
+    else:
+        job, source = grading_job(args, game)
+        if settings:  # then this is no longer what the grader plays (said in the last line)
+            job = dataclasses.replace(job, settings=(game.rules.parse_settings(dict(settings)),))
+            source += "; with the --set settings instead of the job's"
+        limits = job.limits
+        if args.policy:
+            limits = dataclasses.replace(limits, policy=args.policy)
+        if args.package:
+            limits = dataclasses.replace(limits, packages=tuple(sorted({*limits.packages, *args.package})))
+        job = dataclasses.replace(job, limits=limits)
+    report = CheckReport(game, args.player, [], sandbox_notes(), job=job, files=submission.names,
+                         modified=bool(settings) and job is not None)
     say(f"Checking {args.player} for {game.title} ({game.name})")
-    report.static = static_checks(game, source, login=login, settings=settings, seed=args.seed, limits=limits)
+    say(f"Files: {', '.join(submission.names)}")
+    for note in submission.notes:
+        say(f"  note: {note}")
+    tasks = []
+    if job is not None:
+        tasks = grading_tasks(job, login, submission)
+        report.job_games = len(tasks)
+        opponent = "nobody" if job.opponent is None else job.opponent.stem
+        settings_text = "; ".join(json.dumps(s, sort_keys=True) for s in job.settings)
+        say(f"Grading job: {job.name} (from {source}): {len(tasks)} games against {opponent}, seats alternating; "
+            f"settings {settings_text}; seeds from {job.seed}; tournament = {job.tournament}")
+    else:
+        say(f"Practice: {args.games or 10} games against each of {', '.join(r.stem for r in references)} "
+            f"(not the grading job)")
+    say(f"Limits: {limits_text(limits, game)}")
+    first_settings = job.settings[0] if job is not None else settings
+    report.static = static_checks(game, submission, login=login, settings=first_settings,
+                                  seed=job.seed if job is not None else 0, limits=limits)
     say("Static checks")
     for c in report.static:
         say(f"  {MARKS[c.ok]}  {c.name}" + (f"  ({c.detail})" if c.detail else ""))
     for note in report.notes:
         say(f"  note: {note}")
     if report.static_ok:
-        names = [opponent_name(r, login) for r in references]
-        say(f"Games: {args.games} against each of {', '.join(names)} (seats alternate; limits: "
-            f"constructor {limits.init:g} s, move {limits.move:g} s)")
-        width = max(len(n) for n in names)
-        for result in play_games(game, source, login=login, references=references, games=args.games,
-                                 seed=args.seed, settings=settings, limits=limits):
-            report.games.append(result)
-            say(game_line(result, width))
+        if job is not None:
+            picked = tasks[:args.games] if args.games else tasks
+            say(f"Games: {len(picked)} of the {len(tasks)} games of {job.name}"
+                + (" (a sample: the first ones)" if len(picked) < len(tasks) else ""))
+            names = [e.login for t in picked for e in t.entrants if e.login != login] or ["-"]
+            width = max(len(n) for n in names)
+            for number, task, record in play_grading(picked, args.workers or os.cpu_count() or 1):
+                seat = seat_of(task, login)
+                others = sorted({e.login for e in task.entrants if e.login != login})
+                result = GameResult(number, ", ".join(others), seat, record)
+                report.games.append(result)
+                say(game_line(result, width))
+        else:
+            names = [opponent_name(r, login) for r in references]
+            width = max(len(n) for n in names)
+            for result in play_games(game, submission, login=login, references=references, games=args.games or 10,
+                                     seed=args.seed, settings=settings, limits=limits):
+                report.games.append(result)
+                say(game_line(result, width))
         first = next((g for g in report.games if g.verdict is not Verdict.OK), None)
         if first is not None:
-            report.first_error = explain(first, game, Path(args.out))
+            out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="harness-check-"))
+            report.first_error = explain(first, game, out)
     else:
         say("Games: not played: fix the static checks first (the grader would fail every game).")
     if quiet:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        for line in slowest_text(report, limits.move):
+        for line in slowest_text(report, limits):
             say(line)
         if report.first_error is not None:
             say(error_text(report))
@@ -139,19 +260,30 @@ def cmd_check(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add ``harness check``."""
     check = sub.add_parser("check", help="check a bot as the grader would, before submitting it",
-                           description="Static checks, then seeded games against every reference player "
-                                       "under the real limits. Exit code 0 only if every game is ok.")
+                           description="Static checks, then the games of the game's grading job (from the jobs "
+                                       "file in force, else the shipped one) under its limits. Exit code 0 only "
+                                       "if every game is ok.")
     check.add_argument("game", help="the game (e.g. streky, quoridor, priemspel)")
-    check.add_argument("player", metavar="player.py", help="the bot to check")
-    check.add_argument("--games", type=int, default=DEFAULT_GAMES,
-                       help=f"games against each reference player (default {DEFAULT_GAMES})")
-    check.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    check.add_argument("player", metavar="BOT", help="the bot to check: player.py, its folder, or player.zip")
+    check.add_argument("--config", help="the jobs file whose grading job to play (default: ./tournaments.yaml "
+                                        "if there is one, else the shipped grading jobs)")
+    check.add_argument("--job", help="the job to play (default: GAME-grading)")
+    check.add_argument("--games", type=positive, help="play only the first N of the job's games (a sample); with "
+                                                      "--against, games against each reference player (default 10)")
+    check.add_argument("--workers", type=positive, help="games at once (default: one per core)")
     check.add_argument("--against", action="append", metavar="NAME",
-                       help="play only this reference player (repeatable; default: all of the game's)")
-    check.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game setting (YAML value)")
-    check.add_argument("--out", default=".", metavar="DIR",
-                       help="where to write the replay of the first error (default: here)")
+                       help="practise against this reference player instead of the grading job (repeatable)")
+    check.add_argument("--seed", type=int, default=0, help="practice games' first seed (default 0)")
+    check.add_argument("--set", action="append", metavar="KEY=VALUE",
+                       help="a game setting: replaces the job's settings (then it is not what the grader plays)")
+    check.add_argument("--package", action="append", metavar="NAME",
+                       help="an installed package the bot may import (as a job's bot_packages)")
+    check.add_argument("--out", metavar="DIR",
+                       help="where to write the replay of the first error (default: a new temporary folder)")
     check.add_argument("--json", action="store_true", help="print the findings as one JSON object")
-    check.add_argument("--policy", choices=["cpu", "wall"], default="cpu",
-                       help="which clock judges a call: cpu (as grading jobs do by default) or wall")
+    check.add_argument("--policy", choices=["cpu", "wall"],
+                       help="which clock judges a call (default: the job's; cpu for practice)")
     check.set_defaults(func=cmd_check)
+
+
+__all__ = ["cmd_check", "register"]

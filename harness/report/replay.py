@@ -225,7 +225,7 @@ def viewer_data(record: GameRecord, frames: Sequence[Frame], start: int = 0) -> 
 
 
 def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), start: int | None = None,
-                  renderer: FrameRenderer | None = None, replay: Replay | None = None) -> str:
+                  renderer: FrameRenderer | None = None, replay: Replay | None = None, public: bool = False) -> str:
     """The HTML of the viewer page of ``record`` (``nav``: (label, href) links in its header).
 
     ``start`` is the frame shown first (negative counts from the end); by default the last
@@ -240,16 +240,25 @@ def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), st
     return environment().get_template("replay.html.j2").render(
         scripts=["replay.js"], record=record, title=title, frames=frames, problem=replay.problem, nav=list(nav),
         data=script_json(data), verdicts=verdict_lines(record), outcome=outcome_text(record),
-        settings=json.dumps(record.settings, sort_keys=True, ensure_ascii=False))
+        settings=json.dumps(record.settings, sort_keys=True, ensure_ascii=False), public=public,
+        cut_short=any(p.verdict.charged for p in record.players))
 
 
 def outcome_text(record: GameRecord) -> str:
-    """``"alice wins"``, ``"draw"``, or ``"no result (harness error)"``."""
+    """``"alice wins"``, ``"brute wins: non_ascii forbidden"`` (won by the other's verdict),
+    ``"draw"``, a finishing order, or ``"no result (harness error)"``."""
     if record.harness_fault:
         return "no result (harness error)"
+    charged = [p for p in record.players if p.verdict.charged]
+    against = ", ".join(f"{p.login} {p.verdict.value}" for p in charged)
     if record.winner is None:
-        return "draw" if not any(p.verdict.charged for p in record.players) else "no winner"
-    return f"{record.players[record.winner].login} wins"
+        return f"no winner: {against}" if charged else "draw"
+    text = f"{record.players[record.winner].login} wins"
+    if charged:
+        return f"{text}: {against}"
+    if len(record.players) > 2 and record.order:
+        return f"{text}; order: {', '.join(record.order)}"
+    return text
 
 
 def write_replay(record: GameRecord, path: str | Path, *, start: int | None = None) -> Path:

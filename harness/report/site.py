@@ -147,14 +147,18 @@ def _games_by_bot(entries: Sequence[Entry], files: Mapping[str, str]) -> dict[st
 
 
 def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], leaderboard: list[dict[str, Any]],
-               job: dict[str, Any] | None = None, game_ids: Sequence[str] | None = None) -> Path:
+               job: dict[str, Any] | None = None, game_ids: Sequence[str] | None = None,
+               banners: Sequence[str] = (), sections: Sequence[dict[str, Any]] = (), public: bool = False,
+               links: Sequence[tuple[str, str]] = ()) -> Path:
     """Write the site into ``out_dir``; returns the path of its ``index.html``.
 
     ``leaderboard`` rows are dicts (``rank``, ``login``, ``bot_name``, ``games``, ``wins``,
     ``draws``, ``losses``, ``score``, ``verdicts_against``, ``disqualified``, ``reason``,
     ``points``, ``rating``, ``rating_low``, ``rating_high``, ``reference``); the columns
     present in the rows are shown. ``game_ids`` (e.g. the results store's keys) name the replay
-    pages; by default a digest of each game's identity does.
+    pages; by default a digest of each game's identity does. ``banners`` are warnings shown on
+    the front page (e.g. an incomplete job), ``sections`` extra tables and charts of the front
+    page, ``links`` more pages of the site; ``public`` marks a site without the bots' output.
     """
     out = Path(out_dir)
     ids = list(game_ids) if game_ids is not None else default_game_ids(records)
@@ -173,7 +177,7 @@ def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], le
     for e in entries:
         nav = [nav_index, ("all games", "../games.html"),
                *((p.login, f"../bots/{files[p.login]}.html") for p in e.record.players)]
-        write_page(out / "games" / f"{e.id}.html", render_replay(e.record, nav=nav, renderer=renderer))
+        write_page(out / "games" / f"{e.id}.html", render_replay(e.record, nav=nav, renderer=renderer, public=public))
 
     rows_by_login = {str(r["login"]): r for r in leaderboard}
     bot_page = env.get_template("bot.html.j2")
@@ -199,7 +203,8 @@ def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], le
     index = out / "index.html"
     write_page(index, env.get_template("index.html.j2").render(
         **common, scripts=["sort.js"], nav=[], headers=headers, body=body, games=len(entries),
-        bots=len(files), charged=charged, faults=faults))
+        bots=len(files), charged=charged, faults=faults, banners=list(banners), sections=list(sections),
+        links=list(links)))
     _remove_stale(out / "games", {f"{e.id}.html" for e in entries})
     _remove_stale(out / "bots", {f"{stem}.html" for stem in files.values()})
     return index

@@ -1,33 +1,43 @@
 """Running a job's games: on a local pool of worker processes or on a Dask cluster.
 
-Only the coordinator (this process) writes the store; workers just play a :class:`Task` and
-return its record. A game that ends in ``harness_error`` (the harness's own fault, e.g. a lost
-worker) is retried a few times and never charged to a bot.
+Only the coordinator (this process) writes the store; workers just play a :class:`Task` (or
+grade a submission) and return the result. A game that ends in ``harness_error`` (the
+harness's own fault, e.g. a lost worker) is retried a few times and never charged to a bot.
+
+Shutdown: the pool's workers ignore Ctrl-C and die with the coordinator (``PR_SET_PDEATHSIG``),
+so do the bots they run; when the coordinator is interrupted (Ctrl-C, SIGTERM, SIGHUP) it kills
+its workers at once, keeps every finished game, records the run as interrupted and exits
+non-zero; the next run resumes. Each run is recorded in the store (the job's history).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from harness.config import Job
 from harness.games import get_game
-from harness.match import play_match, sha256
+from harness.match import play_match
 from harness.record import GameRecord, PlayerRecord, Verdict
 from harness.sandbox.process import Limits
-from harness.tournament.schedule import Task, load_entrants, make_tasks
+from harness.tournament.schedule import Roll, Task, load_entrants, make_tasks
 from harness.tournament.store import ResultsStore
+
+Work = Callable[[Any], dict[str, Any]]  # a task -> its result as JSON (picklable, small)
 
 
 def play_task(task: Task) -> dict[str, Any]:
-    """Play one task (in a worker) and return its GameRecord as JSON (picklable, small)."""
+    """Play one task (in a worker) and return its GameRecord as JSON."""
     game = get_game(task.game)
-    record = play_match(game, [e.source for e in task.entrants], settings=task.settings, seed=task.seed,
+    record = play_match(game, [e.submission for e in task.entrants], settings=task.settings, seed=task.seed,
                         logins=[e.login for e in task.entrants], limits=Limits(**task.limits),
                         tournament=task.tournament)
     return record.to_json()
@@ -35,19 +45,38 @@ def play_task(task: Task) -> dict[str, Any]:
 
 def fault_record(task: Task, reason: str) -> GameRecord:
     """The record of a game the harness failed to play (charged to no one)."""
-    players = [PlayerRecord(e.login, sha256(e.source), Verdict.HARNESS_ERROR, reason) for e in task.entrants]
+    players = [PlayerRecord(e.login, e.sha256, Verdict.HARNESS_ERROR, reason) for e in task.entrants]
     return GameRecord(game=task.game, settings=task.settings, seed=task.seed, players=players,
                       end="harness error")
 
 
-class Executor:
-    """Runs tasks, yielding ``(task, record)`` as games finish (in any order)."""
+def die_with_parent() -> None:
+    """In a pool worker: die with the coordinator (Linux), and leave Ctrl-C to the coordinator."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
 
-    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, GameRecord]]:
+        parent = os.getppid()
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:  # the coordinator died before the request took effect
+            os._exit(1)
+
+
+class Executor:
+    """Runs tasks, yielding ``(task, result JSON or None, fault reason)`` as they finish, any order."""
+
+    def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Release the executor's resources."""
+        """Release the executor's resources (promptly: running work is abandoned)."""
+
+    def prepare(self, job: Job) -> list[str]:
+        """Before a job plays: lines to report (e.g. cluster workers refused by the self-check)."""
+        return []
 
 
 class LocalExecutor(Executor):
@@ -59,65 +88,49 @@ class LocalExecutor(Executor):
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn: workers must not inherit the coordinator's open store, lock or threads.
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=die_with_parent)
 
-    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, GameRecord]]:
+    def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
         pending = list(reversed(tasks))
-        running: dict[Future[dict[str, Any]], Task] = {}
+        running: dict[Future[dict[str, Any]], Any] = {}
         self.pool = self._new_pool()
         while pending or running:
             while pending and len(running) < 2 * self.workers:  # bounded: sources stay small
                 task = pending.pop()
-                running[self.pool.submit(play_task, task)] = task
+                running[self.pool.submit(work, task)] = task
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
             for future in done:
                 task = running.pop(future)
                 try:
-                    yield task, GameRecord.from_json(future.result())
+                    yield task, future.result(), ""
                 except BrokenProcessPool:
                     broken = True
-                    yield task, fault_record(task, "a worker process of the harness died")
+                    yield task, None, "a worker process of the harness died"
                 except Exception:  # noqa: BLE001 - any failure here is the harness's
-                    yield task, fault_record(task, "the harness failed: " + traceback.format_exc(limit=-2)[-800:])
+                    yield task, None, "the harness failed: " + traceback.format_exc(limit=-2)[-800:]
             if broken:
                 # Every game still running on the dead pool is lost; play them again.
                 pending.extend(reversed(list(running.values())))
                 running.clear()
-                self.pool.shutdown(wait=False, cancel_futures=True)
+                self._kill()
                 self.pool = self._new_pool()
         self.close()
 
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-
-class DaskExecutor(Executor):
-    """The same games on a Dask cluster (``distributed``): each task carries the sources."""
-
-    def __init__(self, address: str) -> None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise RuntimeError("--scheduler needs Dask's distributed: pip install 'bot-harness[dask]'") from None
-        self.client = Client(address)
-
-    def run(self, tasks: list[Task]) -> Iterator[tuple[Task, GameRecord]]:
-        from distributed import as_completed
-
-        futures = {self.client.submit(play_task, t, key=f"game-{t.key}-{id(t)}", pure=False): t for t in tasks}
-        for future in as_completed(futures):
-            task = futures[future]
+    def _kill(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        for process in list(getattr(pool, "_processes", {}).values()):  # their bots die with them
             try:
-                yield task, GameRecord.from_json(future.result())
-            except Exception:  # noqa: BLE001 - a lost worker or any harness failure
-                yield task, fault_record(task, "the harness failed on a Dask worker: "
-                                         + traceback.format_exc(limit=-1)[-800:])
+                process.kill()
+            except (OSError, AttributeError):
+                pass
+        pool.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
-        self.client.close()
+        self._kill()
 
 
 @dataclass
@@ -125,48 +138,110 @@ class RunSummary:
     """What one ``harness run`` of a job did."""
 
     job: str
-    total: int  # games in the schedule
+    total: int  # games (or gradings) in the schedule
     reused: int  # already stored, not replayed
     played: int
     faults: int  # games that still ended in harness_error after the retries
+    refused: list[str] = field(default_factory=list)  # lines from the executor's preparation
 
 
 ProgressFactory = Callable[[int, int, str], Any]  # (total, already done, label) -> progress bar
 
 
+def submissions_snapshot(roll: Roll) -> dict[str, str]:
+    """login -> sha256 of each student's submission ("" for a student without a usable one)."""
+    snap = {e.login: e.sha256 for e in roll.entrants if not e.reference}
+    snap.update({a.login: "" for a in roll.absent})
+    return snap
+
+
+def compare_snapshots(before: dict[str, str] | None, now: dict[str, str]) -> dict[str, list[str]]:
+    """Which submissions were added, changed and removed since the previous run."""
+    before = before or {}
+    return {"added": sorted(k for k in now if k not in before or (now[k] and not before[k])),
+            "changed": sorted(k for k in now if before.get(k) and now[k] and before[k] != now[k]),
+            "removed": sorted(k for k in before if k not in now or (before[k] and not now[k]))}
+
+
+def _last_snapshot(store: ResultsStore) -> dict[str, str] | None:
+    for run in reversed(store.runs()):
+        if run.get("submissions") is not None and run["status"] in ("complete", "interrupted"):
+            return dict(run["submissions"])
+    return None
+
+
 def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = None,
-            before_play: Callable[[Job], None] | None = None) -> RunSummary:
+            before_play: Callable[[Job], None] | None = None,
+            standings_of: Callable[[Job], list[dict[str, Any]]] | None = None) -> RunSummary:
     """Play every game of ``job`` not yet in its store, committing each as it finishes.
 
     ``before_play`` runs once the store is locked and only if there is a game to play (the
-    timing self-check): a run that reuses every game needs no fair clock.
+    timing self-check): a run that reuses every game needs no fair clock. The run is recorded
+    in the store's history with what changed and, if ``standings_of`` is given, the standings.
     """
-    entrants, opponent = load_entrants(job)
-    tasks = make_tasks(job, entrants, opponent)
+    from harness.tournament.sembasic import grade_task, grade_tasks
+
+    roll = load_entrants(job)
+    grading = job.format == "sembasic"
+    tasks: list[Any] = grade_tasks(job, roll) if grading else make_tasks(job, roll)
+    snapshot = submissions_snapshot(roll)
     with ResultsStore(job.results) as store:
-        done = store.done_keys()
+        previous = _last_snapshot(store)
+        done = set(store.grades([t.key for t in tasks])) if grading else store.done_keys()
         todo = [t for t in tasks if t.key not in done]
-        if todo and before_play is not None:
-            before_play(job)
-        bar = progress(len(tasks), len(tasks) - len(todo), job.name) if progress else None
-        attempts = {t.key: 0 for t in todo}
-        played = faults = 0
-        while todo:
-            retry: list[Task] = []
-            for task, record in executor.run(todo):
-                attempts[task.key] += 1
-                if record.harness_fault and attempts[task.key] <= job.retries:
-                    retry.append(task)
-                    continue
-                store.put(task.key, job.name, record, attempts[task.key])
-                played += 1
-                faults += int(record.harness_fault)
-                if bar is not None:
-                    bar.update(1)
-            todo = retry
-        if bar is not None:
-            bar.close()
-    return RunSummary(job.name, len(tasks), len(tasks) - len(attempts), played, faults)
+        summary = RunSummary(job.name, len(tasks), len(tasks) - len(todo), 0, 0)
+        info: dict[str, Any] = {"games": len(tasks), "reused": summary.reused, "submissions": snapshot,
+                                "changes": compare_snapshots(previous, snapshot), "first": previous is None}
+        run_id = store.start_run(job.name, info)
+        status, error = "interrupted", ""
+        try:
+            if todo:
+                if before_play is not None:
+                    before_play(job)
+                summary.refused = executor.prepare(job)
+            bar = progress(len(tasks), summary.reused, job.name) if progress else None
+            attempts = {t.key: 0 for t in todo}
+            work: Work = grade_task if grading else play_task
+            while todo:
+                retry: list[Any] = []
+                for task, result, fault in executor.run(todo, work):
+                    attempts[task.key] += 1
+                    if grading:
+                        if result is None:
+                            if attempts[task.key] <= job.retries:
+                                retry.append(task)
+                            else:
+                                summary.faults += 1
+                            continue
+                        store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
+                    else:
+                        record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                        if record.harness_fault and attempts[task.key] <= job.retries:
+                            retry.append(task)
+                            continue
+                        store.put(task.key, job.name, record, attempts[task.key])
+                        summary.faults += int(record.harness_fault)
+                    summary.played += 1
+                    if bar is not None:
+                        bar.update(1)
+                todo = retry
+            if bar is not None:
+                bar.close()
+            status = "complete"
+        except BaseException as exc:
+            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            error = "" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"[:500]
+            raise
+        finally:
+            executor.close()
+            info.update(played=summary.played, faults=summary.faults, refused=summary.refused, error=error)
+            if status == "complete" and standings_of is not None:
+                try:
+                    info["standings"] = standings_of(job)
+                except Exception as exc:  # noqa: BLE001 - history must not break a finished run
+                    info["error"] = f"standings: {exc}"[:500]
+            store.end_run(run_id, status, info)
+    return summary
 
 
 def with_workers(job: Job, workers: int | None) -> Job:
@@ -174,5 +249,21 @@ def with_workers(job: Job, workers: int | None) -> Job:
     return job if workers is None else replace(job, workers=workers)
 
 
-__all__ = ["DaskExecutor", "Executor", "LocalExecutor", "RunSummary", "play_task", "run_job",
-           "with_workers"]
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: treated exactly like Ctrl-C."""
+
+
+def interrupt_on_signals() -> None:
+    """Make SIGTERM and SIGHUP (``systemctl stop``, a cron timeout, a closed terminal) stop a run
+    the way Ctrl-C does: promptly, keeping every finished game, exit code non-zero."""
+    def handler(signum: int, _frame: Any) -> None:
+        raise Interrupted(signal.Signals(signum).name)
+
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, handler)
+
+
+__all__ = ["Executor", "Interrupted", "LocalExecutor", "RunSummary", "interrupt_on_signals", "play_task",
+           "run_job", "with_workers"]
+

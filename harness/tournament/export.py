@@ -1,76 +1,227 @@
-"""Leaderboards and gradebook exports as text, Markdown, CSV, JSON and Gradescope results."""
+"""Leaderboards and gradebook exports: text, Markdown, CSV, JSON, Gradescope and feedback files.
+
+A gradebook has one row per student of the job (a student without a usable submission too,
+with the reason) and shows the students' rank, the one awards use; the rank that also counts
+reference players appears only in the leaderboard, labelled as such. A group of jobs exports
+one table (one column of points per job and a total) and one Gradescope ``results.json`` per
+student (one test per job).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import os
+import shutil
+import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 from tabulate import tabulate
 
-from harness.config import Awards
+from harness.tournament.results import JobResults
 from harness.tournament.standings import Row, max_points
 
-COLUMNS = ["rank", "login", "bot", "games", "W", "D", "L", "score", "against", "disqualified", "points",
-           "rating (95% CI)"]
+
+def rating_text(row: Row) -> str:
+    """``"1532 [1410, 1654]"``, or ``""`` when the rating cannot be estimated."""
+    if row.rating is None or row.rating_low is None or row.rating_high is None:
+        return ""
+    return f"{row.rating:.0f} [{row.rating_low:.0f}, {row.rating_high:.0f}]"
 
 
-def _cells(row: Row) -> list[Any]:
-    name = row.login + (" (reference)" if row.reference else "")
-    dq = ("yes: " + row.reason[:70] + ("..." if len(row.reason) > 70 else "")) if row.disqualified else ""
-    ci = f"{row.rating:.0f} [{row.rating_low:.0f}, {row.rating_high:.0f}]"
-    return ["-" if row.rank is None else row.rank, name, row.bot_name, row.games, row.wins, row.draws,
-            row.losses, f"{row.score:g}", row.verdicts_against, dq, f"{row.points:g}", ci]
+def award_rule(results: JobResults) -> str:
+    """The job's award rule in words (for the leaderboard, the report and the README)."""
+    awards, job = results.job.awards, results.job
+    if job.format == "sembasic":
+        return "SemBasic: 1 point for expand_player, 1 for expand_obstacles (both on every position); 2 needed"
+    if awards.policy == "pass_fail":
+        return f"{awards.points:g} points for a submission without any verdict against it in all its games, else 0"
+    if awards.policy == "tiers":
+        n = sum(1 for r in results.rows if r.rank is not None)
+        parts = []
+        for t in awards.tiers:
+            if t.rank is not None:
+                parts.append(f"rank {'1' if t.rank == 1 else f'1-{t.rank}'}: {t.points:g}")
+            else:
+                from harness.tournament.standings import tier_reach
+
+                reach = tier_reach(t.top or 0, n)
+                parts.append(f"top {100 * (t.top or 0):g} % (ranks 1-{reach} of {n}): {t.points:g}")
+        return ("points by the students' rank (bots with a verdict against them are not ranked; a fraction "
+                "reaches ceil(fraction x ranked students), at least rank 1; ties share a rank): " + "; ".join(parts))
+    return "no points"
 
 
-def leaderboard(rows: Sequence[Row], fmt: str) -> str:
-    """The leaderboard in ``fmt``: text, markdown, csv or json."""
+def _columns() -> int | None:
+    """The terminal's width (``COLUMNS``, else the terminal's own); ``None`` when not printing to one."""
+    try:
+        return max(60, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        if not sys.stdout.isatty():
+            return None
+        return max(60, shutil.get_terminal_size((120, 24)).columns)
+
+
+def leaderboard(results: JobResults, fmt: str) -> str:
+    """The leaderboard in ``fmt``: text (fits the terminal), markdown, csv or json."""
+    rows = results.rows
     if fmt == "json":
-        return json.dumps([r.to_json() for r in rows], indent=1)
+        return json.dumps(leaderboard_json(results), indent=1)
     if fmt == "csv":
         out = io.StringIO()
-        fields = list(Row.__dataclass_fields__)
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+        fields = [f for f in Row.__dataclass_fields__ if f != "extra"]
+        extra = sorted({k for r in rows for k in r.extra})
+        writer = csv.DictWriter(out, fieldnames=fields + extra, lineterminator="\n")
         writer.writeheader()
         for r in rows:
-            writer.writerow(r.to_json())
+            data = r.to_json()
+            data.pop("extra")
+            writer.writerow({**data, **r.extra})
         return out.getvalue()
-    table = [_cells(r) for r in rows]
-    return tabulate(table, headers=COLUMNS, tablefmt="github" if fmt == "markdown" else "simple",
-                    disable_numparse=True)
+    refs = any(r.reference for r in rows)
+    headers = ["rank", "login", "bot", "games", "W", "D", "L", "score", "points", "rating (95% CI)",
+               *(["rank incl. ref."] if refs else []), "status"]
+    table = []
+    for r in rows:
+        name = r.login + (" (reference)" if r.reference else "")
+        table.append(["-" if r.rank is None else r.rank, name, r.bot_name, r.games, r.wins, r.draws, r.losses,
+                      f"{r.score:g}", f"{r.points:g}", rating_text(r),
+                      *(["-" if r.rank_all is None else r.rank_all] if refs else []), r.status])
+    style = "github" if fmt == "markdown" else "simple"
+    columns = _columns() if fmt == "text" else None
+    if columns is not None:
+        # Fit the terminal: only the status column gives way, cut between words with an ellipsis.
+        without = tabulate([row[:-1] for row in table], headers=headers[:-1], tablefmt=style, disable_numparse=True)
+        room = max(20, columns - max(len(line) for line in without.splitlines()) - 2)
+        for row in table:
+            row[-1] = textwrap.shorten(row[-1], room, placeholder=" ...") if len(row[-1]) > room else row[-1]
+    text = tabulate(table, headers=headers, tablefmt=style, disable_numparse=True)
+    notes = [n for n in (results.incomplete, *results.roll.warnings) if n]
+    return "\n".join([*(f"({n})" for n in notes), text]) if notes else text
 
 
-def gradebook_csv(rows: Sequence[Row]) -> str:
-    """One line per student: login, points, disqualified, reason."""
+def leaderboard_json(results: JobResults) -> dict[str, Any]:
+    """The leaderboard of a job as one JSON object: the job, whether it is complete, the rows."""
+    return {"job": results.job.name, "game": results.job.game, "format": results.job.format,
+            "complete": results.complete, "games": results.done, "total": results.total,
+            "incomplete": results.incomplete or None, "awards": award_rule(results),
+            "rows": [r.to_json() for r in results.rows]}
+
+
+def students(results: JobResults) -> list[Row]:
+    """The students' rows (reference players left out), by login."""
+    return sorted((r for r in results.rows if not r.reference), key=lambda r: r.login)
+
+
+def gradebook_csv(results: JobResults) -> str:
+    """One line per student: login, points, rank (among students), disqualified, reason."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["login", "points", "disqualified", "rank", "reason"])
-    for r in sorted((r for r in rows if not r.reference), key=lambda r: r.login):
-        writer.writerow([r.login, f"{r.points:g}", int(r.disqualified), "" if r.rank is None else r.rank, r.reason])
+    extra = sorted({k for r in results.rows for k in r.extra})
+    writer.writerow(["login", "points", "rank", "disqualified", "reason", *extra])
+    for r in students(results):
+        writer.writerow([r.login, f"{r.points:g}", "" if r.rank is None else r.rank, int(r.disqualified),
+                         r.reason if (r.disqualified or r.absent or r.reason) else "",
+                         *[_cell(r.extra.get(k, "")) for k in extra]])
     return out.getvalue()
 
 
-def gradescope(rows: Sequence[Row], awards: Awards, job_name: str) -> dict[str, dict[str, Any]]:
-    """Per student, a Gradescope autograder ``results.json`` object (score, max_score, output, leaderboard)."""
-    results: dict[str, dict[str, Any]] = {}
-    total = max_points(awards)
-    for r in rows:
-        if r.reference:
-            continue
-        status = f"disqualified: {r.reason}" if r.disqualified else f"rank {r.rank}"
-        output = (f"{job_name}: {r.games} games, {r.wins} won, {r.draws} drawn, {r.losses} lost, "
-                  f"score {r.score:g}; {status}.")
-        results[r.login] = {
-            "score": r.points,
-            "max_score": total,
-            "output": output,
-            "visibility": "visible",
-            "leaderboard": [
-                {"name": "Score", "value": round(r.score, 3)},
-                {"name": "Rating", "value": round(r.rating, 1)},
-                {"name": "Wins", "value": r.wins},
-            ],
-        }
-    return results
+def _cell(value: Any) -> Any:
+    return int(value) if isinstance(value, bool) else value
+
+
+def group_csv(all_results: Sequence[JobResults]) -> str:
+    """One table for a group: one row per student, one column of points per job, and a total."""
+    logins = sorted({r.login for res in all_results for r in students(res)})
+    points = {res.job.name: {r.login: r.points for r in students(res)} for res in all_results}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["login", *(res.job.name for res in all_results), "total"])
+    for login in logins:
+        cells = [points[res.job.name].get(login, 0.0) for res in all_results]
+        writer.writerow([login, *(f"{c:g}" for c in cells), f"{sum(cells):g}"])
+    return out.getvalue()
+
+
+def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
+    """The student's first game with a verdict against it: what, against whom, its replay, its output."""
+    for n, (key, record) in enumerate(zip(results.keys, results.records), start=1):
+        for seat, p in enumerate(record.players):
+            if p.login == login and p.verdict.charged:
+                others = [q.login for q in record.players if q.login != login]
+                return {"game": n, "seed": record.seed, "seat": seat, "against": others, "verdict": p.verdict.value,
+                        "reason": p.reason, "replay": f"games/{key}.html", "traceback": p.traceback,
+                        "stdout": p.stdout, "stderr": p.stderr}
+    return None
+
+
+def student_text(results: JobResults, row: Row, *, private: bool) -> str:
+    """What one student is told about one job; ``private`` adds their own output and traceback."""
+    job = results.job
+    if row.absent:
+        return f"{job.name}: 0 points: {row.reason}."
+    lines = []
+    if job.format == "sembasic":
+        lines.append(f"{job.name}: {row.points:g} of 2 points"
+                     + (f" ({row.reason})" if row.reason else " (both parts pass)"))
+    else:
+        lines.append(f"{job.name}: {row.games} games, {row.wins} won, {row.draws} drawn, {row.losses} lost, "
+                     f"score {row.score:g}; " + (f"disqualified: {row.reason}" if row.disqualified
+                                                 else f"rank {row.rank}") + f"; {row.points:g} points.")
+        err = first_error(results, row.login)
+        if err is not None:
+            lines.append(f"First error: game {err['game']} (seed {err['seed']}, seat {err['seat']}, against "
+                         f"{', '.join(err['against'])}): {err['verdict']}: {err['reason']}")
+            lines.append(f"Replay: {err['replay']} (in the job's report)")
+            if private:
+                for title, text in (("Your traceback", err["traceback"]), ("Your output (stdout)", err["stdout"]),
+                                    ("Your output (stderr)", err["stderr"])):
+                    if text.strip():
+                        lines.append(f"{title}:\n" + textwrap.indent(text.strip()[-3000:], "  "))
+    if results.incomplete:
+        lines.append(f"(The job is {results.incomplete}: points may still change.)")
+    return "\n".join(lines)
+
+
+def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
+    """Per student, a Gradescope ``results.json``: one test per job, each with its own output."""
+    logins = sorted({r.login for res in all_results for r in students(res)})
+    out: dict[str, dict[str, Any]] = {}
+    for login in logins:
+        tests, leaderboard_items = [], []
+        for res in all_results:
+            row = next((r for r in res.rows if r.login == login), None)
+            total = 2.0 if res.job.format == "sembasic" else max_points(res.job.awards)
+            if row is None:
+                tests.append({"name": res.job.name, "score": 0.0, "max_score": total,
+                              "output": f"{res.job.name}: no submission.", "visibility": "visible"})
+                continue
+            tests.append({"name": res.job.name, "score": row.points, "max_score": total,
+                          "output": student_text(res, row, private=True), "visibility": "visible"})
+            if res.job.format != "sembasic" and not row.absent:
+                leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
+                                      {"name": f"{res.job.name} wins", "value": row.wins}]
+        out[login] = {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
+                      "output": "\n".join(t["output"].splitlines()[0] for t in tests), "tests": tests,
+                      "leaderboard": leaderboard_items, "visibility": "visible"}
+    return out
+
+
+def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
+    """Per student, a plain-text feedback file: every job, with their own output and traceback."""
+    logins = sorted({r.login for res in all_results for r in students(res)})
+    texts = {}
+    for login in logins:
+        parts = []
+        for res in all_results:
+            row = next((r for r in res.rows if r.login == login), None)
+            parts.append(f"{res.job.name}: no submission." if row is None else student_text(res, row, private=True))
+        texts[login] = f"Feedback for {login}\n\n" + "\n\n".join(parts) + "\n"
+    return texts
+
+
+__all__ = ["award_rule", "feedback", "first_error", "gradebook_csv", "gradescope", "group_csv", "leaderboard",
+           "leaderboard_json", "rating_text", "student_text", "students"]

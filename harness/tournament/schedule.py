@@ -1,22 +1,34 @@
-"""Which games a job plays: pure functions of the job and the entrants' sources.
+"""Which games a job plays: pure functions of the job and the entrants' submissions.
 
 A game is identified by its key: a hash of (game, settings, seed, the seated entrants' logins
-and sha256, the tournament flag and the limits). The same key is never played twice; a daily run
-replays exactly the games whose key is new, i.e. whose submissions changed.
+and sha256, the tournament flag and the limits). The same key is never played again; a daily
+run replays exactly the games whose key is new, i.e. whose submissions changed (any of their
+files).
+
+Pairings, for a game of ``p`` seats:
+
+* ``gauntlet``: each submission plays ``games`` seeded games per settings set against the
+  opponent (in every other seat), its seat rotating with the game number;
+* ``round_robin``: every combination of ``p`` entrants (every pair in a two-player game), in
+  each of its ``p`` seat rotations, on every settings set and seed; with ``tables: N`` (more
+  than two seats and many entrants) a seeded sample of ``N`` combinations per seed instead;
+* ``shuffled`` (the seeds' strategy comparisons): ``games`` games per settings set, each
+  seating ``p`` of the entrants in a seeded random order (all of them when there are ``p``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
-from functools import cached_property
+import random
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from harness.config import Job
-from harness.match import sha256
+from harness.config import Job, login_of
+from harness.games import get_game
+from harness.submission import Submission, SubmissionError, read_submission
 
 
 @dataclass(frozen=True)
@@ -25,17 +37,35 @@ class Entrant:
 
     login: str
     path: str
-    source: bytes
+    submission: Submission
     reference: bool = False  # a reference player: ranked, but never awarded points
 
-    @cached_property  # asked for once per game of the schedule
+    @property
     def sha256(self) -> str:
-        return sha256(self.source)
+        return self.submission.sha256
+
+
+@dataclass(frozen=True)
+class Absent:
+    """A student with no usable submission: a row with 0 points and the reason."""
+
+    login: str
+    reason: str
+
+
+@dataclass
+class Roll:
+    """Who takes part in a job: the entrants, the gauntlet's opponent, and who does not (and why)."""
+
+    entrants: list[Entrant]
+    opponent: Entrant | None
+    absent: list[Absent] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # e.g. logins that are not on the roster
 
 
 @dataclass(frozen=True)
 class Task:
-    """One game to play; self-contained (sources included) so any worker can play it."""
+    """One game to play; self-contained (submissions included) so any worker can play it."""
 
     key: str
     job: str
@@ -48,21 +78,43 @@ class Task:
     settings_index: int = 0  # which of the job's settings sets the game uses
 
 
-def load_entrants(job: Job) -> tuple[list[Entrant], Entrant | None]:
-    """The job's entrants (submissions, then reference players) and the gauntlet opponent."""
-    def entrant(path: Path, reference: bool) -> Entrant:
-        login = path.parent.name if path.name == "player.py" else path.stem
-        return Entrant(login, str(path), path.read_bytes(), reference)
+def load_entrants(job: Job) -> Roll:
+    """The job's entrants (submissions, then reference players), the opponent, and the absent.
 
-    entrants = [entrant(p, False) for p in job.submissions] + [entrant(p, True) for p in job.reference]
+    A submission folder without a usable ``player.py`` (or a broken zip) is absent with the
+    reason; with a roster, every login of the roster without a submission is absent ("no
+    submission") and submissions of logins not on the roster are warned about.
+    """
+    supplied = get_game(job.game).botapi_modules
+    entrants: list[Entrant] = []
+    absent: list[Absent] = []
+    for ref in job.submissions:
+        try:
+            entrants.append(Entrant(ref.login, str(ref.path), read_submission(ref.path, supplied)))
+        except SubmissionError as exc:
+            absent.append(Absent(ref.login, str(exc)))
+    warnings: list[str] = []
+    if job.roster is not None:
+        roster = set(job.roster)
+        present = {r.login for r in job.submissions}
+        absent += [Absent(login, "no submission") for login in job.roster if login not in present]
+        strangers = sorted(present - roster)
+        if strangers:
+            warnings.append(f"{job.name}: {len(strangers)} submission(s) of logins not on the roster: "
+                            f"{', '.join(strangers[:10])}{' ...' if len(strangers) > 10 else ''}")
+
+    def reference(path: Path) -> Entrant:
+        return Entrant(login_of(path), str(path), read_submission(path, supplied), True)
+
     seen: dict[str, Entrant] = {}
-    for e in entrants:
+    references = [reference(p) for p in job.reference]
+    for e in entrants + references:
         if e.login in seen:
-            raise ValueError(f"{job.config_file}: jobs.{job.name}: two bots are named {e.login!r} "
-                             f"({seen[e.login].path} and {e.path})")
+            raise SubmissionError(f"{job.config_file}: jobs.{job.name}: two bots are named {e.login!r} "
+                                  f"({seen[e.login].path} and {e.path})")
         seen[e.login] = e
-    opponent = entrant(job.opponent, True) if job.opponent is not None else None
-    return entrants, opponent
+    opponent = reference(job.opponent) if job.opponent is not None else None
+    return Roll(entrants + references, opponent, sorted(absent, key=lambda a: a.login), warnings)
 
 
 def game_key(game: str, settings: dict[str, Any], seed: int, seats: list[tuple[str, str]], tournament: bool,
@@ -75,15 +127,13 @@ def game_key(game: str, settings: dict[str, Any], seed: int, seats: list[tuple[s
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
-def make_tasks(job: Job, entrants: list[Entrant], opponent: Entrant | None) -> list[Task]:
-    """Every game of the job, in a deterministic order.
-
-    * gauntlet: each non-reference entrant plays ``games`` seeded games per settings set
-      against the opponent, alternating seats (the bot moves first in even games);
-    * round robin: every pair plays ``games`` seeds per settings set in both seatings, the
-      two seatings of a seed on the same start position.
-    """
+def make_tasks(job: Job, roll: Roll) -> list[Task]:
+    """Every game of the job, in a deterministic order (see the module's docstring)."""
+    if job.format == "sembasic":
+        return []
     limits = asdict(job.limits)
+    seats = get_game(job.game).players
+    entrants = roll.entrants
     tasks: list[Task] = []
 
     def add(seated: tuple[Entrant, ...], settings: dict[str, Any], seed: int, index: int) -> None:
@@ -94,12 +144,25 @@ def make_tasks(job: Job, entrants: list[Entrant], opponent: Entrant | None) -> l
         for k in range(job.games):
             seed = job.seed + rnd * 100_000 + k
             if job.format == "gauntlet":
-                assert opponent is not None  # config validation guarantees it for gauntlets
+                assert roll.opponent is not None  # config validation guarantees it for gauntlets
                 for e in entrants:
                     if not e.reference:
-                        add((e, opponent) if k % 2 == 0 else (opponent, e), settings, seed, rnd)
+                        seat = k % seats
+                        seated = [roll.opponent] * seats
+                        seated[seat] = e
+                        add(tuple(seated), settings, seed, rnd)
+            elif job.format == "shuffled":
+                rng = random.Random(f"{job.name}/{seed}")
+                add(tuple(rng.sample(entrants, seats)), settings, seed, rnd)
             else:
-                for a, b in combinations(entrants, 2):
-                    add((a, b), settings, seed, rnd)
-                    add((b, a), settings, seed, rnd)
+                tables = list(combinations(entrants, seats))
+                if job.tables is not None and len(tables) > job.tables:
+                    picked = random.Random(f"{job.name}/{seed}/tables").sample(range(len(tables)), job.tables)
+                    tables = [tables[i] for i in sorted(picked)]
+                for table in tables:
+                    for turn in range(seats):
+                        add(table[turn:] + table[:turn], settings, seed, rnd)
     return tasks
+
+
+__all__ = ["Absent", "Entrant", "Roll", "Task", "game_key", "load_entrants", "make_tasks"]

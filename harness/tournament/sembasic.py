@@ -11,17 +11,20 @@
 
 The bot runs in the real sandbox under the game's time limits: one process, a fresh ``Player``
 per position (a process that dies is restarted for the remaining positions).
-``harness basic quoridor PLAYER.py [--json]`` is :func:`run_cli`.
+
+SemBasic is also a job format (``format: sembasic``): every submission of the job is graded once
+per version (its sha256), the result is stored like a game, and its points (0..2) reach the
+gradebook. ``harness basic quoridor PLAYER`` grades one bot.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import sys
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, TextIO
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from harness.games.base import BadAnswer, Call, GameSpec
 from harness.games.quoridor.adapter import decode_cell, decode_pair, show
@@ -29,8 +32,15 @@ from harness.games.quoridor.battery import DEFAULT_SEED, Position, battery
 from harness.games.quoridor.moves import Edge, Step, Wall, edge_text, wall_key
 from harness.games.quoridor.render import board_text
 from harness.games.quoridor.rules import judge
+from harness.tournament.standings import Row
 from harness.sandbox import BotProcess, CallResult, Limits
 from harness.sandbox.static import check_source
+from harness.submission import Submission
+
+if TYPE_CHECKING:
+    from harness.config import Job
+    from harness.tournament.results import JobResults
+    from harness.tournament.schedule import Roll
 
 PARTS = ("expand_player", "expand_obstacles")
 SHOWN = 12  # items listed per category in a failure
@@ -211,7 +221,7 @@ def _sortable(item: Any) -> Any:
 class _Session:
     """The bot's process; restarted (and reloaded) if a call killed it."""
 
-    def __init__(self, game: GameSpec, source: bytes, login: str, limits: Limits) -> None:
+    def __init__(self, game: GameSpec, source: Submission, login: str, limits: Limits) -> None:
         self.game, self.source, self.login, self.limits = game, source, login, limits
         self.bot: BotProcess | None = None
 
@@ -239,20 +249,23 @@ def _call_failure(part: str, position: Position, result: CallResult, what: str) 
     return Failure(part, position, "", f"{what} failed ({verdict}): {result.reason}")
 
 
-def grade(source: bytes, *, seed: int = DEFAULT_SEED, limits: Limits | None = None, login: str = "student",
-          positions: Sequence[Position] | None = None, game: GameSpec | None = None) -> SemBasicResult:
-    """Grade a bot's source: interface, then ``expand_player`` and ``expand_obstacles``."""
-    if game is None:  # imported here, when needed: the package's __init__ does not import this module
+def grade(source: bytes | Submission, *, seed: int = DEFAULT_SEED, limits: Limits | None = None,
+          login: str = "student", positions: Sequence[Position] | None = None,
+          game: GameSpec | None = None) -> SemBasicResult:
+    """Grade a bot: interface, then ``expand_player`` and ``expand_obstacles``."""
+    if game is None:
         from harness.games.quoridor import GAME
 
         game = GAME
+    source = Submission.of(source)
+    limits = limits or Limits().with_game(game)
     positions = list(battery(seed) if positions is None else positions)
     result = SemBasicResult(interface=False, positions=len(positions), seed=seed, login=login)
-    static = check_source(game, source)
+    static = check_source(game, source, limits.packages)
     if static is not None:
         result.interface_reason = static
         return result
-    session = _Session(game, source, login, limits or Limits().with_game(game))
+    session = _Session(game, source, login, limits)
     try:
         loaded = session.load()
         if not loaded.ok:
@@ -303,12 +316,73 @@ def _run_battery(session: _Session, positions: list[Position], login: str, resul
         result.points_by_part[part] = 0 if part in result.failures else 1
 
 
-def run_cli(player: str, *, as_json: bool = False, seed: int = DEFAULT_SEED, out: TextIO | None = None) -> int:
-    """``harness basic quoridor PLAYER.py [--json]``: print the result; exit 0 only with 2 points."""
-    from harness.cli import read_bot
+# ---- SemBasic as a job format -------------------------------------------------------------
+def grade_key(job: Job, login: str, sha: str) -> str:
+    """The identity of one grading: the submission (login, sha256), the battery, the limits."""
+    blob = json.dumps(["sembasic", job.game, login, sha, DEFAULT_SEED, asdict(job.limits)], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
-    login, source = read_bot(player)
-    result = grade(source, seed=seed, login=login)
-    stream = out or sys.stdout
-    print(json.dumps(result.to_json()) if as_json else result.text(), file=stream)
-    return 0 if result.points == 2 else 1
+
+@dataclass(frozen=True)
+class GradeTask:
+    """One submission to grade; self-contained, so any worker can grade it."""
+
+    key: str
+    job: str
+    login: str
+    submission: Submission
+    limits: dict[str, Any]
+
+
+def grade_tasks(job: Job, roll: Roll) -> list[GradeTask]:
+    """Every submission of the job, as a grading."""
+    return [GradeTask(grade_key(job, e.login, e.sha256), job.name, e.login, e.submission, asdict(job.limits))
+            for e in roll.entrants if not e.reference]
+
+
+def grade_task(task: GradeTask) -> dict[str, Any]:
+    """Grade one submission (in a worker); the result as JSON, with the sha256 it graded."""
+    limits = Limits(**task.limits)
+    result = grade(task.submission, login=task.login, limits=limits).to_json()
+    return {**result, "login": task.login, "sha256": task.submission.sha256}
+
+
+def result_row(login: str, result: dict[str, Any]) -> Row:
+    """A gradebook row from one grading: points (0..2), and why not 2."""
+    row = Row(login, games=1)
+    row.points = float(result.get("points", 0))
+    if not result.get("interface"):
+        row.disqualified, row.reason = True, f"interface: {result.get('interface_reason', '')}"
+    else:
+        first = result.get("first_failure") or {}
+        if first:
+            row.reason = f"{first.get('part')}: {first.get('reason')} (position {first.get('position')})"
+    row.score = row.points
+    row.extra = {"interface": bool(result.get("interface")), "expand_player": int(result.get("expand_player", 0)),
+                 "expand_obstacles": int(result.get("expand_obstacles", 0)),
+                 "passed": int(result.get("points", 0)) == len(PARTS)}
+    return row
+
+
+def sembasic_results(job: Job, roll: Roll) -> JobResults:
+    """The job's stored gradings as standings: one row per student, absent ones included.
+
+    A student's points are the SemBasic points (0..2); ``extra`` holds the parts and whether the
+    2 needed points are reached. A bot whose interface fails is disqualified (0 points).
+    """
+    from harness.tournament.results import JobResults
+    from harness.tournament.standings import competition_ranks
+    from harness.tournament.store import open_readonly
+
+    tasks = grade_tasks(job, roll)
+    with open_readonly(job.results) as store:
+        stored = store.grades([t.key for t in tasks])
+        runs = store.runs()
+    rows = [result_row(t.login, stored[t.key]) if t.key in stored else Row(t.login, reason="not graded yet")
+            for t in tasks]
+    graded = [r for r in rows if r.games and not r.disqualified]
+    for r, rank in zip(graded, competition_ranks([r.points for r in graded])):
+        r.rank = r.rank_all = rank
+    rows += [Row(a.login, reason=a.reason, absent=True) for a in roll.absent]
+    rows.sort(key=lambda r: (r.absent, r.disqualified, -r.points, r.login))
+    return JobResults(job, roll, rows, [], [], len(tasks), len(stored), runs)

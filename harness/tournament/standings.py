@@ -2,22 +2,34 @@
 
 Rules (from the seeds): a bot with any verdict against it in a run of the job is disqualified
 from that run's ranking; the others are ranked by the game's measure, the sum of their game
-scores (Štreky: points; Quoridor and PriemSpel: 1 per win, 0.5 per draw) over the games that
-ended by the rules: a game cut short by a verdict counts for nobody's score (its winner still
-has the win), so meeting a disqualified bot early or late neither helps nor hurts. Reference players
-are ranked like anyone but never take or consume points. ``harness_error`` games count for
-no one.
+scores (Štreky: points; Quoridor and PriemSpel: 1 per win, 0.5 per draw; Človeče: 3/2/1/0 by
+place) over the games that ended by the rules: a game cut short by a verdict counts for
+nobody's score (its winner still has the win), so meeting a disqualified bot early or late
+neither helps nor hurts. ``harness_error`` games count for no one.
+
+Two ranks: ``rank`` is the rank among the students who are not disqualified, the one awards
+use; ``rank_all`` also counts the reference players (who rank, but never take points). Ties
+share a rank ("1224"). A tier ``{top: f}`` reaches every rank up to ``ceil(f * n)`` of the ``n``
+ranked students, so with at least one ranked student every tier reaches rank 1 at least.
+
+The rating is a Plackett-Luce fit (Bradley-Terry for two seats) on every game's finishing
+order, the gauntlet's opponent included, on the Elo scale with a 95 % interval; a bot without
+a rated game has no rating (``None``, shown empty).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from harness.config import Awards
+from harness.games.base import competition_places
 from harness.record import GameRecord
-from harness.tournament.schedule import Entrant
+from harness.tournament.schedule import Absent, Entrant
+
+NO_SUBMISSION = "no submission"
 
 
 @dataclass
@@ -34,18 +46,33 @@ class Row:
     score: float = 0.0
     verdicts_against: int = 0
     disqualified: bool = False
-    reason: str = ""  # the first verdict against the bot, with its reason
-    rank: int | None = None
+    reason: str = ""  # the first verdict against the bot with its reason, or why it has no submission
+    rank: int | None = None  # among the students who are not disqualified (what awards use)
+    rank_all: int | None = None  # among every bot that is not disqualified, reference players included
     points: float = 0.0
-    rating: float = 1500.0
-    rating_low: float = 1500.0
-    rating_high: float = 1500.0
+    rating: float | None = None
+    rating_low: float | None = None
+    rating_high: float | None = None
+    absent: bool = False  # no usable submission: 0 points, ``reason`` says why
+    extra: dict[str, Any] = field(default_factory=dict)  # a format's own columns (SemBasic's parts)
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
         for key in ("score", "rating", "rating_low", "rating_high"):
-            data[key] = round(float(data[key]), 3)
+            if data[key] is not None:
+                data[key] = round(float(data[key]), 3)
         return data
+
+    @property
+    def status(self) -> str:
+        """``ok``, ``disqualified: reason`` or the reason it has no submission."""
+        if self.absent:
+            return self.reason
+        return f"disqualified: {self.reason}" if self.disqualified else "ok"
+
+
+def _charged(record: GameRecord) -> bool:
+    return any(p.verdict.charged for p in record.players)
 
 
 def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[str, Row]:
@@ -54,6 +81,7 @@ def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[st
     for record in records:
         if record.harness_fault:
             continue
+        cut_short = _charged(record)
         for seat, player in enumerate(record.players):
             row = rows.get(player.login)
             if row is None:  # the gauntlet's opponent is not on the leaderboard
@@ -62,11 +90,11 @@ def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[st
             row.bot_name = row.bot_name or player.bot_name
             if record.winner == seat:
                 row.wins += 1
-            elif record.winner is None and not any(p.verdict.charged for p in record.players):
+            elif record.winner is None and not cut_short:
                 row.draws += 1
             elif record.winner is not None or player.verdict.charged:
                 row.losses += 1  # (an opponent's verdict without a winner is no loss for this bot)
-            if seat < len(record.scores) and not any(p.verdict.charged for p in record.players):
+            if seat < len(record.scores) and not cut_short:
                 row.score += record.scores[seat]
             if player.verdict.charged:
                 row.verdicts_against += 1
@@ -79,83 +107,115 @@ def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[st
 
 def competition_ranks(values: Sequence[float]) -> list[int]:
     """Ranks "1224": equal values share the best rank, the next rank skips."""
-    order = sorted(range(len(values)), key=lambda i: -values[i])
-    ranks = [0] * len(values)
-    for pos, i in enumerate(order):
-        ranks[i] = ranks[order[pos - 1]] if pos and values[i] == values[order[pos - 1]] else pos + 1
-    return ranks
+    return list(competition_places(list(values)))
+
+
+def tier_reach(tier_top: float, ranked: int) -> int:
+    """The last rank a ``{top: f}`` tier reaches among ``ranked`` students: ``ceil(f * n)``."""
+    return math.ceil(tier_top * ranked - 1e-9)
 
 
 def award(rows: list[Row], awards: Awards) -> None:
-    """Set ``rank`` (non-disqualified bots) and ``points`` (students only) per the policy."""
-    ranked = [r for r in rows if not r.disqualified]
+    """Set ``rank_all`` (bots not disqualified), ``rank`` (students among them) and ``points``."""
+    ranked = [r for r in rows if not r.disqualified and not r.absent]
     for row, rank in zip(ranked, competition_ranks([r.score for r in ranked])):
-        row.rank = rank
+        row.rank_all = rank
     students = [r for r in ranked if not r.reference]
+    for row, rank in zip(students, competition_ranks([r.score for r in students])):
+        row.rank = rank
     if awards.policy == "pass_fail":
         for row in rows:
-            row.points = awards.points if (not row.reference and not row.disqualified and row.games) else 0.0
+            row.points = awards.points if (not row.reference and not row.disqualified and not row.absent
+                                           and row.games) else 0.0
         return
     if awards.policy != "tiers":
         return
     n = len(students)
-    for row, rank in zip(students, competition_ranks([r.score for r in students])):
+    for row in students:
+        assert row.rank is not None
         row.points = max((t.points for t in awards.tiers
-                          if (t.rank is not None and rank <= t.rank) or (t.top is not None and rank <= t.top * n)),
-                         default=0.0)
+                          if (t.rank is not None and row.rank <= t.rank)
+                          or (t.top is not None and row.rank <= tier_reach(t.top, n))), default=0.0)
 
 
-def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], iterations: int = 300) -> None:
-    """Bradley-Terry strengths on all games, on the Elo scale, with 95 % intervals.
+def _orderings(record: GameRecord) -> list[tuple[list[int], float]]:
+    """A game's finishing order as seat orderings (best first) with weights: ties are split
+    evenly between breaking them by seat and by reverse seat (a two-player draw: half a win each)."""
+    places = list(record.places) if len(record.places) == len(record.players) else []
+    if not places:  # a record from before places were kept: the winner, else a draw
+        n = len(record.players)
+        places = [1] * n if record.winner is None else [1 if i == record.winner else 2 for i in range(n)]
+    seats = range(len(places))
+    forward = sorted(seats, key=lambda i: (places[i], i))
+    backward = sorted(seats, key=lambda i: (places[i], -i))
+    return [(forward, 1.0)] if forward == backward else [(forward, 0.5), (backward, 0.5)]
 
-    Fitted by the MM algorithm (Hunter 2004); a draw counts half a win each way. Each bot also
-    gets one virtual draw against a fixed 1500 opponent, so an unbeaten bot has a finite rating.
-    The interval uses the diagonal of the Fisher information (it ignores covariances).
+
+def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], iterations: int = 200) -> None:
+    """Plackett-Luce strengths on every game, on the Elo scale, with 95 % intervals.
+
+    Every login of the games takes part (a gauntlet's opponent too), so bots with different
+    results get different ratings. Fitted by the MM algorithm (Hunter 2004); each bot also gets
+    one virtual draw against a fixed 1500 anchor, so an unbeaten or winless bot has a finite
+    rating. The interval uses the diagonal of the Fisher information. A game in which one login
+    holds several seats is left out, and so is a game the harness failed.
     """
-    logins = sorted(rows)
-    index = {login: i for i, login in enumerate(logins)}
-    n = len(logins)
-    if n == 0:
-        return
-    wins = [[0.0] * (n + 1) for _ in range(n + 1)]  # wins[i][j]: i over j; index n is the anchor
+    stages: list[tuple[list[int], float]] = []  # (items still in the race, best first), weight
+    index: dict[str, int] = {}
     for record in records:
-        if record.harness_fault or len(record.players) != 2:
+        logins = [p.login for p in record.players]
+        if record.harness_fault or len(set(logins)) != len(logins):
             continue
-        a, b = (index.get(p.login) for p in record.players)
-        if a is None or b is None:
-            continue
-        if record.winner is None:
-            wins[a][b] += 0.5
-            wins[b][a] += 0.5
-        else:
-            w, lo = (a, b) if record.winner == 0 else (b, a)
-            wins[w][lo] += 1.0
-    for i in range(n):
-        wins[i][n] += 0.5
-        wins[n][i] += 0.5
-    gamma = [1.0] * (n + 1)
+        items = [index.setdefault(login, len(index)) for login in logins]
+        for order, weight in _orderings(record):
+            ranked = [items[s] for s in order]
+            stages += [(ranked[t:], weight) for t in range(len(ranked) - 1)]
+    rated = {login for login in index if login in rows}
+    if not rated:
+        return
+    anchor = len(index)
+    for i in range(anchor):
+        stages += [([i, anchor], 0.5), ([anchor, i], 0.5)]
+    gamma = [1.0] * (anchor + 1)
+    wins = [0.0] * (anchor + 1)
+    for race, weight in stages:
+        wins[race[0]] += weight
     for _ in range(iterations):
-        new = gamma[:]
-        for i in range(n):  # the anchor (index n) stays at 1
-            total_wins = sum(wins[i])
-            denom = sum((wins[i][j] + wins[j][i]) / (gamma[i] + gamma[j]) for j in range(n + 1) if j != i)
-            new[i] = total_wins / denom if denom > 0 else gamma[i]
+        denom = [0.0] * (anchor + 1)
+        for race, weight in stages:
+            share = weight / sum(gamma[m] for m in race)
+            for m in race:
+                denom[m] += share
+        new = [wins[i] / denom[i] if denom[i] > 0 and wins[i] > 0 else gamma[i] for i in range(anchor + 1)]
+        new[anchor] = 1.0  # the anchor fixes the scale
+        if max(abs(math.log(a / b)) for a, b in zip(new, gamma)) < 1e-9:
+            gamma = new
+            break
         gamma = new
+    info = [0.0] * (anchor + 1)
+    for race, weight in stages:
+        total = sum(gamma[m] for m in race)
+        for m in race:
+            p = gamma[m] / total
+            info[m] += weight * p * (1 - p)
     scale = 400 / math.log(10)
-    for i, login in enumerate(logins):
-        info = sum((wins[i][j] + wins[j][i]) * gamma[i] * gamma[j] / (gamma[i] + gamma[j]) ** 2
-                   for j in range(n + 1) if j != i)
+    for login in rated:
+        i = index[login]
         rating = 1500 + scale * math.log(gamma[i])
-        half = 1.96 * scale / math.sqrt(info) if info > 0 else float("inf")
+        half = 1.96 * scale / math.sqrt(info[i]) if info[i] > 0 else float("inf")
         row = rows[login]
         row.rating, row.rating_low, row.rating_high = rating, rating - half, rating + half
 
 
-def standings(awards: Awards, entrants: Sequence[Entrant], records: Sequence[GameRecord]) -> list[Row]:
-    """The leaderboard rows of the entrants' games, best first (disqualified bots last)."""
+def standings(awards: Awards, entrants: Sequence[Entrant], records: Sequence[GameRecord],
+              absent: Sequence[Absent] = ()) -> list[Row]:
+    """The leaderboard rows, best first: ranked bots, then the disqualified, then the absent."""
     rows = tally(entrants, records)
     fit_ratings(rows, records)
-    ordered = sorted(rows.values(), key=lambda r: (r.disqualified, -r.score, -r.rating, r.login))
+    for a in absent:
+        rows[a.login] = Row(a.login, reason=a.reason, absent=True)
+    ordered = sorted(rows.values(), key=lambda r: (r.absent, r.disqualified, -r.score,
+                                                   -(r.rating if r.rating is not None else -1e9), r.login))
     award(ordered, awards)
     return ordered
 

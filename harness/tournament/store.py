@@ -1,9 +1,12 @@
 """The results store: one SQLite file per job folder; every game is committed as it finishes.
 
-Schema (versioned in ``meta``): one row per played game, keyed by the game key (see
-:mod:`harness.tournament.schedule`), holding the full GameRecord as JSON. A file lock next to
-the database stops two runs of the same job at once. SQLite's journal makes each commit
-atomic, so a run killed at any moment (even ``kill -9``) loses at most the games in flight.
+Schema (versioned in ``meta``): ``games``, one row per played game, keyed by the game key (see
+:mod:`harness.tournament.schedule`), holding the full GameRecord as JSON; ``grades``, one row
+per graded submission of a job that grades submissions rather than playing games (SemBasic);
+``runs``, one row per ``harness run`` of the job (its history). A file lock next to the
+database stops two runs of the same job at once. SQLite's journal makes each commit atomic, so
+a run killed at any moment (even ``kill -9``) loses at most the games in flight. A store of
+schema 1 (games only) is upgraded in place when opened.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from filelock import FileLock, Timeout
 
 from harness.record import GameRecord
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -38,6 +42,22 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL           -- the full GameRecord as JSON
 );
 CREATE INDEX IF NOT EXISTS games_job ON games (job);
+CREATE TABLE IF NOT EXISTS grades (
+    key TEXT PRIMARY KEY,          -- the submission's login, sha256 and the grading's parameters
+    job TEXT NOT NULL,
+    login TEXT NOT NULL,
+    sha TEXT NOT NULL,
+    finished REAL NOT NULL,
+    result TEXT NOT NULL           -- the grading's result as JSON
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    job TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,                    -- NULL while running, or if the run was killed
+    status TEXT NOT NULL,          -- running | complete | interrupted | failed
+    summary TEXT NOT NULL          -- JSON: games, submissions changed, standings, error
+);
 """
 
 
@@ -69,6 +89,9 @@ class ResultsStore:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                self.db.commit()
+            elif int(row[0]) == 1:  # version 2 only added tables (created above)
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
                 self.db.commit()
             elif int(row[0]) != SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: schema version {row[0]}, this harness reads {SCHEMA_VERSION}")
@@ -118,6 +141,39 @@ class ResultsStore:
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    # ---- grades (submissions graded one by one, e.g. SemBasic) ---------------------------
+    def put_grade(self, key: str, job: str, login: str, sha: str, result: dict[str, Any]) -> None:
+        """Store one submission's grading and commit at once."""
+        self._db.execute("INSERT OR REPLACE INTO grades VALUES (?,?,?,?,?,?)",
+                         (key, job, login, sha, time.time(), json.dumps(result)))
+        self._db.commit()
+
+    def grades(self, keys: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+        """Stored gradings by key (all, or those with the given keys)."""
+        wanted = set(keys) if keys is not None else None
+        return {k: json.loads(t) for k, t in self._db.execute("SELECT key, result FROM grades")
+                if wanted is None or k in wanted}
+
+    # ---- runs (the job's history) --------------------------------------------------------
+    def start_run(self, job: str, summary: dict[str, Any]) -> int:
+        """Record that a run starts; returns its id."""
+        cur = self._db.execute("INSERT INTO runs (job, started, ended, status, summary) VALUES (?,?,NULL,?,?)",
+                               (job, time.time(), "running", json.dumps(summary)))
+        self._db.commit()
+        return int(cur.lastrowid or 0)
+
+    def end_run(self, run_id: int, status: str, summary: dict[str, Any]) -> None:
+        """Record how a run ended (complete, interrupted, failed) and what it saw."""
+        self._db.execute("UPDATE runs SET ended = ?, status = ?, summary = ? WHERE id = ?",
+                         (time.time(), status, json.dumps(summary), run_id))
+        self._db.commit()
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run of the job, oldest first: id, started, ended, status and its summary."""
+        return [{"id": i, "job": j, "started": s, "ended": e, "status": st, **json.loads(summary)}
+                for i, j, s, e, st, summary in
+                self._db.execute("SELECT id, job, started, ended, status, summary FROM runs ORDER BY id")]
 
 
 def open_readonly(folder: Path) -> ResultsStore:

@@ -24,31 +24,70 @@ def check(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
 
 
 def check_json(bot: Path, tmp_path: Path, games: int = 2, *more: str) -> tuple[int, dict[str, Any]]:
-    run = check("priemspel", str(bot), "--games", str(games), "--json", "--out", str(tmp_path), *more)
+    """``harness check priemspel BOT --json`` run in ``tmp_path`` (``games`` 0: all of the job's)."""
+    sample = ["--games", str(games)] if games else []
+    run = check("priemspel", str(bot), *sample, "--json", "--out", str(tmp_path), *more, cwd=tmp_path)
     assert run.returncode in (0, 1), run.stderr
     return run.returncode, json.loads(run.stdout)
 
 
-def test_a_correct_bot_passes(tmp_path: Path) -> None:
-    run = check("priemspel", str(GOOD), "--games", "4", cwd=tmp_path)
+def test_a_correct_bot_passes_the_grading_job(tmp_path: Path) -> None:
+    # No tournaments.yaml where the student runs it: the shipped grading job (12 games vs strategie).
+    run = check("priemspel", str(GOOD), cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
+    assert any(line.startswith("Grading job: priemspel-grading (from the harness's shipped grading jobs): "
+                               "12 games against strategie") for line in lines), run.stdout
+    assert any(line.startswith("Limits: constructor 1 s and each move 1 s of CPU time; any call is stopped after "
+                               "1.5 s of wall-clock time") for line in lines)
     games = [line for line in lines if re.match(r"\s+game\s+\d+\s+vs ", line)]
-    n = 4 * len(REFERENCES)
-    assert len(games) == n and all(" ok " in line for line in games)
-    assert [re.findall(r"vs (\S+)", g)[0] for g in games] == [ref for ref in REFERENCES for _ in range(4)]
-    assert [re.findall(r"seat (\d)", g)[0] for g in games] == ["0", "1"] * (n // 2)
-    assert lines[-1] == f"PASS: all {n} games ok: the grader would accept this bot."
-    assert any(line.startswith("Slowest moves: ") and "the limit is 1 s per move" in line for line in lines)
-    assert list(tmp_path.iterdir()) == []  # no replay file when nothing failed
+    assert len(games) == 12 and all(" ok " in line for line in games)
+    assert [re.findall(r"seat (\d)", g)[0] for g in games] == ["0", "1"] * 6
+    assert lines[-1] == "PASS: the grader would accept this bot: all 12 games of priemspel-grading ok."
+    assert any(line.startswith("Slowest moves (CPU time, the clock that judges them): ") for line in lines)
+    assert list(tmp_path.iterdir()) == []  # nothing written where the student runs it
+
+
+def test_a_sample_of_the_job_says_so(tmp_path: Path) -> None:
+    run = check("priemspel", str(GOOD), "--games", "3", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Games: 3 of the 12 games of priemspel-grading (a sample: the first ones)" in run.stdout
+    assert run.stdout.splitlines()[-1] == ("PASS on a sample: 3 of the 12 games of priemspel-grading ok; the grader "
+                                           "plays all 12 (run without --games to play them all).")
+
+
+def test_check_plays_the_grading_job_of_the_jobs_file_in_force(tmp_path: Path) -> None:
+    (tmp_path / "tournaments.yaml").write_text(f"""
+jobs:
+  priemspel-grading:
+    game: priemspel
+    format: gauntlet
+    opponent: {REPO}/reference_players/priemspel/basis.py
+    settings: {{start: 10, N: 4}}
+    games: 3
+    seed: 7
+    limits: {{move: 0.5}}
+  other:
+    game: priemspel
+    format: gauntlet
+    opponent: {REPO}/reference_players/priemspel/strategie.py
+    games: 1
+""")
+    code, report = check_json(GOOD, tmp_path, 0)
+    assert report["job"]["name"] == "priemspel-grading" and report["job"]["config"] == str(tmp_path / "tournaments.yaml")
+    assert report["job"]["games"] == 3 and report["job"]["limits"]["move"] == 0.5
+    assert [(g["opponent"], g["seed"]) for g in report["games"]] == [("basis", 7), ("basis", 8), ("basis", 9)]
+    code, report = check_json(GOOD, tmp_path, 0, "--job", "other")
+    assert report["job"]["name"] == "other" and [g["opponent"] for g in report["games"]] == ["strategie"]
 
 
 def test_the_json_of_a_correct_bot(tmp_path: Path) -> None:
     code, report = check_json(GOOD, tmp_path, games=3)
-    assert code == 0 and report["passed"] is True and report["first_error"] is None
-    assert [c["ok"] for c in report["static"]] == [True, True, True]
+    assert code == 0 and report["passed"] is True and report["first_error"] is None and report["sample"] is True
+    assert [c["name"] for c in report["static"]] == ["imports allowed", "imports in the sandbox",
+                                                     "class Player with the required methods", "Player(...) constructs"]
     assert [(g["opponent"], g["seat"], g["seed"]) for g in report["games"]] == [
-        (ref, seat, seed) for ref in REFERENCES for seat, seed in ((0, 0), (1, 0), (0, 1))]
+        ("strategie", 0, 1), ("strategie", 1, 2), ("strategie", 0, 3)]
     assert all(g["verdict"] == "ok" and g["plies"] > 0 for g in report["games"])
     assert report["slowest_moves"][0]["wall"] >= report["slowest_moves"][-1]["wall"] > 0
 
@@ -91,7 +130,9 @@ def test_the_text_report_of_a_failing_bot(tmp_path: Path) -> None:
     assert "First error: game 1 vs basis (seat 0, seed 0), after 4 plies: exception" in out
     assert "    [*exception_midgame,basis,7]" in out  # the position, drawn as text
     assert "IndexError: list index out of range" in out.split("traceback:")[1]  # the bot's own traceback
-    assert "replay: harness-check-priemspel-1.html" in out and (tmp_path / "harness-check-priemspel-1.html").is_file()
+    replay = Path(re.findall(r"replay: (\S+)", out)[0])
+    assert replay.name == "harness-check-priemspel-1.html" and replay.is_file()
+    assert replay.parent != tmp_path and list(tmp_path.iterdir()) == []  # a temporary folder, not the current one
     assert out.splitlines()[-1] == "FAIL: 2 of 2 games end with a verdict against your bot."
 
 
@@ -128,7 +169,9 @@ def test_a_timeout_is_a_failure_with_where_it_was_stuck(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("args", "message"), [
     (["chess", str(GOOD)], "unknown game 'chess'"),
     (["priemspel", "nope.py"], "nope.py: cannot read the bot"),
-    (["priemspel", str(GOOD), "--games", "0"], "--games 0: must be at least 1"),
+    (["priemspel", str(GOOD), "--games", "0"], "argument --games: must be at least 1, got 0"),
+    (["priemspel", str(GOOD), "--job", "nope"], "--job nope: "),
+    (["priemspel", str(GOOD), "--config", "missing.yaml"], "--config missing.yaml: no such file"),
     (["priemspel", str(GOOD), "--set", "N=1"], "N: must be at least 2"),
     (["priemspel", str(GOOD), "--against", "nobody"], "--against nobody: no such reference player (known: basis"),
 ])

@@ -28,22 +28,24 @@ def test_the_source_policy_is_checked_where_the_game_has_one(no_leftovers: None)
     checks = by_name(static_checks(STRICT, source, login="x", settings={}))
     ok, detail = checks["source is ASCII-only"]
     assert ok is False and detail.startswith("player.py line 1 column ") and "non-ASCII" in detail
-    ok, detail = checks["imports allowed by the game's policy"]
+    ok, detail = checks["imports allowed"]
     assert ok is False and detail == "player.py line 2: import of 'socket' is not allowed in PriemSpel"
     # The sandbox refuses the import too (the grader would say forbidden either way).
     assert checks["imports in the sandbox"][0] is False
     assert "forbidden" in checks["imports in the sandbox"][1]
 
 
-def test_a_game_without_a_source_policy_checks_none(no_leftovers: None) -> None:
+def test_a_game_without_a_source_policy_checks_its_imports_only(no_leftovers: None) -> None:
     source = (HERE / "bots/good.py").read_bytes()
     checks = static_checks(PRIEM, source, login="x", settings={})
-    assert [c.name for c in checks] == ["imports in the sandbox", "class Player with the required methods",
-                                        "Player(...) constructs"]
+    assert [c.name for c in checks] == ["imports allowed", "imports in the sandbox",
+                                        "class Player with the required methods", "Player(...) constructs"]
     assert all(c.ok for c in checks)
+    assert checks[0].detail == "allowed: the standard library, priemspel"
+    assert checks[-1].detail == "as Player('x')"
     strict = by_name(static_checks(STRICT, source, login="x", settings={}))
     assert strict["source is ASCII-only"] == (True, "")
-    assert strict["imports allowed by the game's policy"] == (True, "not allowed: socket, subprocess")
+    assert strict["imports allowed"] == (True, "allowed: the standard library, priemspel; not allowed: socket, subprocess")
 
 
 def test_reference_players_are_the_games_files() -> None:

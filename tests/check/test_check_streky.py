@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,20 +18,39 @@ pytestmark = pytest.mark.skipif("streky" not in game_names(), reason="the Štrek
 
 
 def test_a_reference_player_passes(tmp_path: Path) -> None:
-    run = check("streky", str(REPO / "reference_players/streky/greedy.py"), "--games", "2", "--json",
-                "--out", str(tmp_path))
+    run = check("streky", str(REPO / "reference_players/streky/random.py"), "--games", "2", "--json",
+                "--out", str(tmp_path), cwd=tmp_path)
     report = json.loads(run.stdout)
     assert run.returncode == 0 and report["passed"] is True, report["first_error"]
+    assert report["job"]["name"] == "streky-grading" and report["job"]["opponent"] == "brute"
     assert report["static"][0] == {"name": "source is ASCII-only", "ok": True, "detail": ""}
-    assert {g["opponent"] for g in report["games"]} >= {"reference-greedy"}  # the checked bot keeps its name
+    assert report["static"][1]["detail"] == "allowed: the standard library, base, PIL"
+
+
+def test_checking_the_opponent_itself_keeps_both_names(tmp_path: Path) -> None:
+    run = check("streky", str(REPO / "reference_players/streky/brute.py"), "--games", "2", "--json", cwd=tmp_path)
+    report = json.loads(run.stdout)
+    assert {g["opponent"] for g in report["games"]} == {"reference-brute"}
+
+
+def test_a_bot_hard_wired_to_the_template_board_fails_check(tmp_path: Path) -> None:
+    """It plays by the rules on the course's 19x23 self-play board, but the grading job deals
+    random boards: check plays what the grader plays, so it fails, as the grader would fail it."""
+    bot = HERE / "bots/streky_19x23.py"
+    practice = check("streky", str(bot), "--against", "random", "--games", "2", "--json", cwd=tmp_path)
+    assert practice.returncode == 0, practice.stdout
+    run = check("streky", str(bot), cwd=tmp_path)
+    assert run.returncode == 1, run.stdout
+    assert "Grading job: streky-grading (from the harness's shipped grading jobs): 40 games against brute" in run.stdout
+    assert re.search(r"FAIL: \d+ of 40 games end with a verdict against your bot\.$", run.stdout)
+    assert "First error: game " in run.stdout  # its array is 19 x 23: an IndexError, or a card off the board
 
 
 def test_a_pass_while_a_card_fits_is_explained_on_the_board(tmp_path: Path) -> None:
-    run = check("streky", str(HERE / "bots/streky_passer.py"), "--games", "1", "--out", str(tmp_path))
+    run = check("streky", str(HERE / "bots/streky_passer.py"), "--games", "1", "--out", str(tmp_path), cwd=tmp_path)
     assert run.returncode == 1
     out = run.stdout
-    first = sorted(p.stem for p in (REPO / "reference_players/streky").glob("*.py"))[0]
-    assert f"First error: game 1 vs {first} (seat 0, seed 0), after 0 plies: illegal_move" in out
+    assert "First error: game 1 vs brute (seat 0, seed 1), after 0 plies: illegal_move" in out
     assert "a player must place a card when it can" in out
     assert "\n  answer: " in out  # the pass, as the game records it
     board = out.split("  position:\n", 1)[1]
@@ -39,9 +59,25 @@ def test_a_pass_while_a_card_fits_is_explained_on_the_board(tmp_path: Path) -> N
 
 
 def test_a_non_ascii_source_fails_before_any_game(tmp_path: Path) -> None:
-    run = check("streky", str(HERE / "bots/streky_non_ascii.py"), "--json", "--out", str(tmp_path))
+    run = check("streky", str(HERE / "bots/streky_non_ascii.py"), "--json", "--out", str(tmp_path), cwd=tmp_path)
     report = json.loads(run.stdout)
     assert run.returncode == 1 and report["games"] == [] and report["passed"] is False
     first = report["static"][0]
     assert first["name"] == "source is ASCII-only" and first["ok"] is False
     assert first["detail"].startswith("player.py line 5 column ") and "non-ASCII" in first["detail"]
+
+
+def test_check_takes_a_folder_and_a_zip(tmp_path: Path) -> None:
+    import zipfile
+
+    two = REPO / "tests/bots/course/streky_two_files"
+    run = check("streky", str(two), "--games", "2", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout
+    assert "Files: player.py, utils.py" in run.stdout
+    folder = REPO / "tests/bots/course/quoridor_zip"
+    with zipfile.ZipFile(tmp_path / "player.zip", "w") as z:
+        for f in folder.glob("*.py"):
+            z.write(f, f.name)
+    run = check("quoridor", str(tmp_path / "player.zip"), "--games", "2", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout
+    assert "Files: player.py, paths.py" in run.stdout and run.stdout.splitlines()[-1].startswith("PASS on a sample")

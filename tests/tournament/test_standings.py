@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from harness.config import Awards, Tier
 from harness.record import GameRecord, PlayerRecord, Verdict
-from harness.tournament.schedule import Entrant
+from harness.submission import Submission
+from harness.tournament.schedule import Absent, Entrant
 from harness.tournament.standings import competition_ranks, max_points, standings
 
 QUORIDOR_TIERS = Awards("tiers", tiers=(Tier(3, top=0.1), Tier(2, top=0.2), Tier(1, top=0.4)))
@@ -27,7 +30,8 @@ def win(a: str, b: str) -> GameRecord:
 
 
 def rows_of(awards: Awards, logins: list[str], records: list[GameRecord], references: tuple[str, ...] = ()) -> dict[str, Any]:
-    entrants = [Entrant(login, f"{login}/player.py", login.encode(), login in references) for login in logins]
+    entrants = [Entrant(login, f"{login}/player.py", Submission.of(login.encode()), login in references)
+                for login in logins]
     return {r.login: r for r in standings(awards, entrants, records)}
 
 
@@ -71,8 +75,10 @@ def test_top_fraction_tiers_count_only_students_who_were_not_disqualified() -> N
     points = [rows[s].points for s in students]
     # 10 ranked students: top 10 % is rank 1, top 20 % ranks 1-2, top 40 % ranks 1-4.
     assert points == [3, 2, 1, 1, 0, 0, 0, 0, 0, 0]
-    assert rows["ref"].rank == 1 and rows["ref"].points == 0, "a reference bot ranks but takes no points"
-    assert rows["s0"].rank == 2 and rows["cheat"].points == 0
+    assert rows["ref"].rank_all == 1 and rows["ref"].rank is None and rows["ref"].points == 0, \
+        "a reference bot ranks (among all bots) but takes no points"
+    assert (rows["s0"].rank, rows["s0"].rank_all) == (1, 2) and rows["cheat"].points == 0
+    assert rows["cheat"].rank is None and rows["cheat"].rank_all is None
     assert max_points(QUORIDOR_TIERS) == 3
 
 
@@ -103,3 +109,74 @@ def test_ratings_order_a_chain_and_give_intervals() -> None:
     assert rows["a"].rating > rows["b"].rating > rows["c"].rating
     for r in rows.values():
         assert r.rating_low < r.rating < r.rating_high
+
+
+@pytest.mark.parametrize(("students", "tiers", "expected"), [
+    # Two ranked students: top 10 % rounds up to rank 1, so the best student gets the points.
+    (2, (Tier(3, top=0.1), Tier(2, top=0.2), Tier(1, top=0.4)), [3, 0]),  # 40 % of 2 = 0.8: rank 1 only
+    (1, (Tier(5, top=0.1),), [5]),
+    (3, (Tier(5, top=0.5), Tier(1, top=1.0)), [5, 5, 1]),  # ceil(1.5) = 2
+    (10, (Tier(3, top=0.1), Tier(2, top=0.2), Tier(1, top=0.4)), [3, 2, 1, 1, 0, 0, 0, 0, 0, 0]),
+    (11, (Tier(3, top=0.1),), [3, 3] + [0] * 9),  # ceil(1.1) = 2
+])
+def test_every_top_tier_reaches_at_least_one_rank(students: int, tiers: tuple[Tier, ...],
+                                                  expected: list[int]) -> None:
+    logins = [f"s{i:02d}" for i in range(students)]
+    records = [win(a, b) for i, a in enumerate(logins) for b in logins[i + 1:]] or [game("s00", "ref", None)]
+    rows = rows_of(Awards("tiers", tiers=tiers), logins + ["ref"], records, references=("ref",))
+    assert [rows[s].points for s in logins] == expected
+
+
+def test_tied_students_share_a_rank_and_its_points() -> None:
+    records = [game("ann", "ben", None, (1, 1)), game("ann", "cat", 0, (1, 0)), game("ben", "cat", 0, (1, 0))]
+    rows = rows_of(QUORIDOR_TIERS, ["ann", "ben", "cat"], records)
+    # top 10 % of 3 reaches rank 1 (shared by two), top 40 % ranks 1-2 (ceil 1.2): cat is third
+    assert [(rows[x].rank, rows[x].points) for x in ("ann", "ben", "cat")] == [(1, 3), (1, 3), (3, 0)]
+
+
+def test_in_a_gauntlet_the_opponent_takes_part_in_the_rating_fit() -> None:
+    # 20-20 against brute and 0-40 against brute must not get the same rating (brute is not on the board).
+    records = [game("even", "brute", 0 if i % 2 else 1, (1, 0) if i % 2 else (0, 1)) for i in range(40)]
+    records += [game("weak", "brute", 1, (0, 1)) for _ in range(40)]
+    rows = rows_of(Awards("pass_fail", points=5), ["even", "weak", "idle"], records)
+    assert rows["even"].rating is not None and rows["weak"].rating is not None
+    assert rows["even"].rating - rows["weak"].rating > 300
+    assert rows["even"].rating_low < rows["even"].rating < rows["even"].rating_high
+    assert rows["idle"].rating is None and rows["idle"].rating_low is None, "no games: no rating, not a default"
+
+
+def test_a_student_without_a_usable_submission_has_a_row_with_the_reason() -> None:
+    entrants = [Entrant("ann", "ann/player.py", Submission.of(b"x"))]
+    absent = [Absent("dave", "no player.py in submissions/streky/dave; found Player.py"),
+              Absent("zoe", "no submission")]
+    rows = standings(Awards("pass_fail", points=5), entrants, [game("ann", "brute", 0, (1, 0))], absent)
+    assert [r.login for r in rows] == ["ann", "dave", "zoe"]
+    dave = rows[1]
+    assert dave.absent and dave.points == 0 and dave.rank is None and dave.rating is None
+    assert dave.status == "no player.py in submissions/streky/dave; found Player.py"
+
+
+def four(order: list[str], charged: dict[str, Verdict] | None = None) -> GameRecord:
+    """A four-player game that finished in ``order`` (best first): places and 3/2/1/0 scores."""
+    charged = charged or {}
+    seats = sorted(order)
+    players = [PlayerRecord(x, "0" * 64, charged.get(x, Verdict.OK), "bad" if x in charged else "") for x in seats]
+    places = tuple(order.index(x) + 1 for x in seats)
+    if charged:
+        clean = sum(1 for x in seats if x not in charged)
+        places = tuple(clean + 1 if x in charged else 1 for x in seats)
+    scores = tuple(float(3 - order.index(x)) for x in seats)
+    clean_seats = [i for i, x in enumerate(seats) if x not in charged]
+    winner = (clean_seats[0] if len(clean_seats) == 1 else None) if charged else seats.index(order[0])
+    return GameRecord("clovece", {}, 0, players, winner=winner, scores=scores, places=places, plies=10)
+
+
+def test_four_player_games_rank_score_rate_and_disqualify_without_special_cases() -> None:
+    records = [four(["a", "b", "c", "d"])] * 6 + [four(["b", "a", "c", "d"])] * 2
+    records.append(four(["a", "b", "c", "d"], charged={"d": Verdict.TIMEOUT}))
+    rows = rows_of(QUORIDOR_TIERS, ["a", "b", "c", "d"], records)
+    assert [rows[x].wins for x in "abcd"] == [6, 2, 0, 0]
+    assert [rows[x].score for x in "abc"] == [6 * 3 + 2 * 2, 6 * 2 + 2 * 3, 8 * 1]  # the cut-short game counts for nobody
+    assert rows["d"].disqualified and rows["d"].reason == "timeout: bad"
+    assert [rows[x].rank for x in "abc"] == [1, 2, 3] and rows["a"].points == 3
+    assert rows["a"].rating > rows["b"].rating > rows["c"].rating > rows["d"].rating

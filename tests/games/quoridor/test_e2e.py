@@ -11,7 +11,8 @@ from harness.cli import main as harness_main
 from harness.games.base import Call, WireObject
 from harness.games.quoridor import GAME
 from harness.games.quoridor.moves import Wall
-from harness.games.quoridor.sembasic import grade, run_cli
+from harness.cli import main as harness_main
+from harness.tournament.sembasic import grade
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import BotProcess
@@ -138,7 +139,7 @@ def test_sample_submission_points(name: str, no_leftovers: None) -> None:
 
 @pytest.mark.parametrize("name", ["random_legal", "runner", "waller"])
 def test_reference_players_earn_both_points(name: str, capsys: pytest.CaptureFixture[str], no_leftovers: None) -> None:
-    code = run_cli(str(REFERENCE / f"{name}.py"), as_json=True)
+    code = harness_main(["basic", "quoridor", str(REFERENCE / f"{name}.py"), "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0, data["first_failure"]
     assert {k: data[k] for k in ("interface", "expand_player", "expand_obstacles", "points")} == \
@@ -147,7 +148,7 @@ def test_reference_players_earn_both_points(name: str, capsys: pytest.CaptureFix
 
 
 def test_cli_exit_code_and_text_for_a_partial_bot(capsys: pytest.CaptureFixture[str], no_leftovers: None) -> None:
-    code = run_cli(str(SUBMISSIONS / "no_path_check" / "player.py"))
+    code = harness_main(["basic", "quoridor", str(SUBMISSIONS / "no_path_check" / "player.py")])
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("SemBasic (Quoridor) for no_path_check: 1 of 2 points")

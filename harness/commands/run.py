@@ -1,0 +1,131 @@
+"""``harness run JOB`` plays a job (or a group of jobs); ``harness validate`` checks the jobs file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from harness.cli import UsageError, positive
+from harness.commands._jobs import add_config, config_of, jobs_of, progress, results_of
+from harness.config import Job
+from harness.submission import SubmissionError
+from harness.tournament.execute import (Executor, LocalExecutor, RunSummary, interrupt_on_signals, run_job,
+                                        with_workers)
+from harness.tournament.store import StoreError
+
+
+def self_check(quiet: bool) -> Callable[[Job], None]:
+    """The timing self-check before a job plays games here: refuses (one line) on an unfit machine."""
+    from harness.sandbox.calibrate import HarnessUnfit, ensure_fair_timing
+
+    def check(job: Job) -> None:
+        try:
+            report = ensure_fair_timing(job.limits, calls=3, work=round(job.limits.move * 0.3, 3))
+        except HarnessUnfit as exc:
+            raise UsageError(f"{job.name}: {exc}") from None
+        if not quiet:
+            print(f"{job.name}: timing self-check passed (wall/CPU {report.ratio:.2f} under the "
+                  f"{job.limits.policy} policy, {report.isolation})", file=sys.stderr)
+
+    return check
+
+
+def executor_for(args: argparse.Namespace, job: Job) -> Executor:
+    if args.scheduler:
+        from harness.tournament.cluster import ClusterError, DaskExecutor
+
+        try:
+            return DaskExecutor(args.scheduler, timeout=args.scheduler_timeout, self_check=not args.no_self_check)
+        except ClusterError as exc:
+            raise UsageError(str(exc)) from None
+    return LocalExecutor(job.workers)
+
+
+def standings_snapshot(job: Job) -> list[dict[str, Any]]:
+    return [r.to_json() for r in results_of(job).rows]
+
+
+def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
+    """Play one job, print its summary and leaderboard, refresh its report."""
+    from harness.report.job import build_job_site
+    from harness.tournament.analysis import analysis_text
+    from harness.tournament.cluster import ClusterError
+    from harness.tournament.export import leaderboard
+
+    job = with_workers(job, args.workers)
+    executor = executor_for(args, job)
+    # On a Dask cluster every worker checks itself instead (see harness.tournament.cluster).
+    check = None if args.scheduler or args.no_self_check else self_check(args.quiet)
+    try:
+        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot)
+    except (StoreError, SubmissionError, ClusterError) as exc:
+        raise UsageError(str(exc)) from None
+    for line in summary.refused:
+        print(f"harness run: {line}", file=sys.stderr)
+    what = "gradings" if job.format == "sembasic" else "games"
+    print(f"{job.name}: {summary.total} {what}, {summary.reused} reused, {summary.played} played"
+          + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""), file=sys.stderr)
+    results = results_of(job)
+    if not args.quiet:
+        print(f"\n{job.name} ({job.game}, {job.format})")
+        print(leaderboard(results, "text"))
+        analysis = analysis_text(results)
+        if analysis:
+            print("\n" + analysis)
+    for warning in results.roll.warnings:
+        print(f"harness run: warning: {warning}", file=sys.stderr)
+    index = build_job_site(results, job.results / "site")
+    print(f"{job.name}: report in {index}", file=sys.stderr)
+    return summary
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config, jobs, errors = jobs_of(args, strict=False)
+    interrupt_on_signals()
+    failed = list(errors)
+    for problem in errors:
+        print(f"harness run: {problem}", file=sys.stderr)
+    if not jobs:
+        raise UsageError(errors[0] if errors else f"{config.path}: {args.job}: nothing to run")
+    for job in jobs:
+        try:
+            run_one(args, job)
+        except UsageError as exc:
+            if len(jobs) == 1:
+                raise
+            print(f"harness run: {exc}", file=sys.stderr)  # one bad job never blocks the rest
+            failed.append(str(exc))
+    if failed:
+        print(f"harness run: {len(failed)} of {len(jobs) + len(errors)} jobs failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    for name, problem in sorted(config.problems.items()):
+        print(problem, file=sys.stderr)
+    if not config.problems:
+        print(f"{config.path}: {len(config.jobs)} jobs and {len(config.groups)} groups, all valid")
+    return 1 if config.problems else 0
+
+
+def register(sub: Any) -> None:
+    """Add ``harness run`` and ``harness validate``."""
+    run = sub.add_parser("run", help="play every game of a job not yet stored, then show its leaderboard")
+    run.add_argument("job", help="a job (or group of jobs) of the jobs file")
+    add_config(run)
+    run.add_argument("--workers", type=positive, help="games played at once (default: the job's, else one per core)")
+    run.add_argument("--scheduler", metavar="ADDRESS", help="run the games on this Dask scheduler")
+    run.add_argument("--scheduler-timeout", type=float, default=10.0, metavar="SECONDS",
+                     help="how long to try to reach the scheduler (default 10 s)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar and no leaderboard")
+    run.add_argument("--no-self-check", action="store_true",
+                     help="skip the timing self-check (a calibration bot) before playing")
+    run.set_defaults(func=cmd_run)
+
+    validate = sub.add_parser("validate", help="check every job of the jobs file; exit code 1 on any problem")
+    add_config(validate)
+    validate.set_defaults(func=cmd_validate)

@@ -1,0 +1,132 @@
+"""A job's web report from its results: leaderboard, bots, replays, history, analysis; and a group's
+front page linking its jobs' reports.
+
+``public=True`` (``harness report --public``, or ``public: true`` in the job) leaves every bot's
+captured stdout, stderr and traceback out of every page: verdicts, reasons and replays stay.
+Each student's own output reaches that student through their Gradescope results or feedback
+file instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.record import GameRecord
+from harness.report.html import environment, write_page
+from harness.report.site import build_site
+from harness.tournament.analysis import analysis_json
+from harness.tournament.export import award_rule
+from harness.tournament.history import annotate, describe, series
+from harness.tournament.results import JobResults
+
+
+def scrubbed(record: GameRecord) -> GameRecord:
+    """``record`` without any bot's captured output or traceback."""
+    players = [dataclasses.replace(p, stdout="", stderr="", traceback="") for p in record.players]
+    return dataclasses.replace(record, players=players)
+
+
+def job_items(results: JobResults, public: bool) -> dict[str, Any]:
+    job = results.job
+    items: dict[str, Any] = {}
+    if job.description:
+        items["description"] = job.description
+    items.update({"game": job.game, "format": job.format,
+                  "games": f"{results.done} of {results.total}" if results.total else "none",
+                  "awards": award_rule(results)})
+    if job.limits:
+        lim = job.limits
+        clock = "CPU time" if lim.policy == "cpu" else "wall-clock time"
+        items["limits"] = (f"constructor {lim.init:g} s, move {lim.move:g} s of {clock}"
+                           + (f" (stopped after {lim.move * lim.backstop:g} s of wall-clock time)" if lim.policy == "cpu"
+                              else "") + f", memory {lim.memory_bytes >> 20} MiB")
+        packages = sorted({*job.spec.packages, *lim.packages})
+        if packages:
+            items["bot packages"] = ", ".join(packages)
+    if public:
+        items["published"] = "public report: the bots' own output and tracebacks are not shown"
+    return items
+
+
+def analysis_blocks(results: JobResults) -> list[dict[str, Any]]:
+    """The analysis of the job (tables and charts), as sections of its front page."""
+    from harness.report.charts import bars_with_intervals
+
+    data = analysis_json(results)
+    if data is None or not data["rows"]:
+        return []
+    if data["kind"] == "wins":
+        rows = data["rows"]
+        chart = bars_with_intervals([r["label"] for r in rows], {"wins": [(r["wins"], r["games"]) for r in rows]},
+                                    title=f"Games won per strategy ({rows[0]['games']} games, seats shuffled)")
+        return [{"id": "analysis", "title": "Which strategy wins", "chart": chart,
+                 "headers": ["strategy", "wins", "share", "95 % interval"],
+                 "rows": [[r["label"], f"{r['wins']:g}", f"{100 * (r['share'] or 0):.1f} %",
+                           f"{100 * r['low']:.1f} – {100 * r['high']:.1f} %"] for r in rows],
+                 "note": f"The counts add up to the {rows[0]['games']} games played."}]
+    rows = data["rows"]
+    labels = [f"{r['pair'][0]} / {r['pair'][1]}\n{_short(r['settings'])}" for r in rows]
+    chart = bars_with_intervals(labels, {"first player": [(r["first"]["wins"], r["first"]["games"]) for r in rows],
+                                         "second player": [(r["second"]["wins"], r["second"]["games"]) for r in rows]},
+                                title="Who has the advantage: wins of the first and the second player")
+    return [{"id": "analysis", "title": "First or second player?", "chart": chart,
+             "headers": ["settings", "pair", "games", "first player wins", "second player wins", "advantage"],
+             "rows": [[r["settings"], f"{r['pair'][0]} / {r['pair'][1]}", str(r["first"]["games"]),
+                       f"{r['first']['wins']:g} [{100 * r['first']['low']:.0f}–{100 * r['first']['high']:.0f} %]",
+                       f"{r['second']['wins']:g} [{100 * r['second']['low']:.0f}–{100 * r['second']['high']:.0f} %]",
+                       r["advantage"]] for r in rows],
+             "note": "Every pair plays both seatings on every board; intervals are 95 % (Wilson)."}]
+
+
+def _short(settings: str) -> str:
+    return settings.replace('"', "").replace("{", "").replace("}", "")[:28]
+
+
+def history_page(results: JobResults, out: Path, title: str) -> None:
+    """``history.html``: every run of the job, what changed, and each bot's rank over the runs."""
+    from harness.report.charts import lines_over_runs
+
+    runs = annotate(results.runs)
+    labels, ranks = series(results.runs, "rank")
+    chart = lines_over_runs(labels, ranks, title="Rank of each bot after each run", ylabel="rank",
+                            invert=True) if len(labels) >= 1 and ranks else ""
+    env = environment()
+    items = [{"line": describe(r), "status": r["status"], "news": r["news"],
+              "first": r.get("first", False), "changes": r.get("changes") or {},
+              "error": r.get("error", ""), "refused": r.get("refused") or []} for r in runs]
+    write_page(out / "history.html", env.get_template("history.html.j2").render(
+        site_title=title, scripts=[], nav=[(title, "index.html")], runs=items, chart=chart))
+
+
+def build_job_site(results: JobResults, out: str | Path, *, public: bool | None = None) -> Path:
+    """Write the job's site into ``out``; returns its ``index.html``."""
+    out = Path(out)
+    job = results.job
+    public = job.public if public is None else public
+    records = [scrubbed(r) for r in results.records] if public else results.records
+    title = f"{job.name} ({job.game})"
+    banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
+    index = build_site(out, title=title, records=records, leaderboard=[r.to_json() for r in results.rows],
+                       game_ids=results.keys, job=job_items(results, public), banners=banners,
+                       sections=analysis_blocks(results), public=public,
+                       links=[("history of the runs", "history.html")])
+    history_page(results, out, title)
+    return index
+
+
+def build_group_index(out: str | Path, group: str, entries: Sequence[tuple[JobResults, str]]) -> Path:
+    """``DIR/index.html`` of a group: one line per job, linking its site (``DIR/<job>/``)."""
+    out = Path(out)
+    rows = [{"name": r.job.name, "href": f"{href}/index.html", "game": r.job.game, "format": r.job.format,
+             "description": r.job.description, "games": f"{r.done} of {r.total}", "incomplete": r.incomplete,
+             "students": sum(1 for row in r.rows if not row.reference)} for r, href in entries]
+    page = out / "index.html"
+    write_page(page, environment().get_template("group.html.j2").render(
+        site_title=group, scripts=[], nav=[], jobs=rows))
+    return page
+
+
+__all__ = ["build_group_index", "build_job_site", "scrubbed"]
