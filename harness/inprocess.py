@@ -168,4 +168,27 @@ def play(game: GameSpec, classes: Sequence[type], settings: dict[str, Any] | Non
     return result
 
 
-__all__ = ["LocalBot", "LocalGame", "load_class", "play"]
+def shuffled_wins(game: GameSpec, entries: Sequence[tuple[str, type]], runs: int, seed: int = 0,
+                  settings: dict[str, Any] | None = None) -> dict[str, float]:
+    """The seeds' strategy comparison, in this process (the ``shuffled`` job format plays it sandboxed).
+
+    ``runs`` games; before each, ``game.players`` of the ``(name, Player class)`` entries take the
+    seats in a seeded random order. Returns the games won per name (a shared first place counts
+    as a share), summing to ``runs``. A game with a verdict raises ``RuntimeError``: comparing
+    bots that break the rules means nothing.
+    """
+    wins = {name: 0.0 for name, _ in entries}
+    for run in range(runs):
+        rng = random.Random(f"shuffled/{seed}/{run}")
+        seated = rng.sample(list(entries), game.players)
+        result = play(game, [cls for _, cls in seated], settings, seed=rng.getrandbits(32),
+                      logins=[name for name, _ in seated])
+        if result.failed is not None:
+            raise RuntimeError(f"run {run}: {seated[result.failed][0]}: {result.reason}")
+        firsts = [i for i, p in enumerate(result.places) if p == 1]
+        for i in firsts:
+            wins[seated[i][0]] += 1 / len(firsts)
+    return wins
+
+
+__all__ = ["LocalBot", "LocalGame", "load_class", "play", "shuffled_wins"]

@@ -35,8 +35,9 @@ def summary(record: GameRecord) -> str:
     lines.append(f"  winner: {winner}")
     if len(record.players) > 2 and record.order:
         lines.append(f"  finishing order: {', '.join(record.order)}")
-    if record.transcript:
-        lines.append("  " + " ".join(record.transcript))
+    if record.transcript:  # the game's own notation; a long one (Človeče's) only its last position
+        joined = " ".join(record.transcript)
+        lines.append("  " + (joined if len(joined) <= 400 else record.transcript[-1]))
     return "\n".join(lines)
 
 

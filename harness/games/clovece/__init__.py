@@ -1,0 +1,35 @@
+"""Človeče nehnevaj sa (seed 000): Ludo for four players with dice.
+
+Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :mod:`.adapter`
+(the seed's ``Player(color)`` / ``get_move(roll)`` interface with a read-only board view),
+:mod:`.render` (SVG and text), ``botapi/clovece.py`` (the module students import:
+``from clovece import BasePlayer``). The rule readings are in ``docs/rules-clovece.md``.
+"""
+
+from pathlib import Path
+
+from harness.games.base import GameSpec
+from harness.games.clovece.adapter import ADAPTER
+from harness.games.clovece.render import svg, text
+from harness.games.clovece.rules import RULES, describe
+
+GAME = GameSpec(
+    name="clovece",
+    title="Človeče nehnevaj sa",
+    rules=RULES,
+    adapter=ADAPTER,
+    botapi_dir=Path(__file__).parent / "botapi",
+    wire_classes={"Piece": ("clovece", "Piece"), "Board": ("clovece", "Board")},
+    render=svg,
+    render_text=text,
+    describe=describe,
+    players=4,
+    required_methods=("get_move",),
+)
+
+# A whole game is a few hundred decisions; small ply caps add games that end by the cap.
+CONFORMANCE = {
+    "settings": [{}, {}, {}, {"ply_cap": 60}, {"ply_cap": 1}],
+    "playouts": 200,
+    "max_plies": 4000,
+}
