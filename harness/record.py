@@ -96,6 +96,7 @@ class GameRecord:
     harness_version: str = ""
     started: float = 0.0  # Unix time
     duration: float = 0.0  # seconds
+    host: str = ""  # the machine and process that played it ("host:pid"), for audits of a cluster run
 
     @property
     def harness_fault(self) -> bool:
@@ -117,7 +118,7 @@ class GameRecord:
                 "moves": [m.to_json() for m in self.moves], "end": self.end,
                 "transcript": self.transcript, "limits": self.limits,
                 "harness_version": self.harness_version, "started": self.started,
-                "duration": round(self.duration, 6)}
+                "duration": round(self.duration, 6), "host": self.host}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
@@ -128,4 +129,5 @@ class GameRecord:
                    moves=[MoveRecord.from_json(m) for m in data["moves"]], end=data.get("end", ""),
                    transcript=list(data.get("transcript", [])), limits=data.get("limits", {}),
                    harness_version=data.get("harness_version", ""),
-                   started=data.get("started", 0.0), duration=data.get("duration", 0.0))
+                   started=data.get("started", 0.0), duration=data.get("duration", 0.0),
+                   host=data.get("host", ""))

@@ -2,7 +2,8 @@
 front page linking its jobs' reports.
 
 ``public=True`` (``harness report --public``, or ``public: true`` in the job) leaves every bot's
-captured stdout, stderr and traceback out of every page: verdicts, reasons and replays stay.
+captured stdout, stderr and traceback out of every page, and the message of an exception a bot
+raised (any text the bot chose): verdicts, reasons and replays stay.
 Each student's own output reaches that student through their Gradescope results or feedback
 file instead.
 """
@@ -10,11 +11,12 @@ file instead.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.record import GameRecord
+from harness.record import GameRecord, Verdict
 from harness.report.html import environment, write_page
 from harness.report.site import build_site
 from harness.tournament.analysis import analysis_json
@@ -23,9 +25,24 @@ from harness.tournament.history import annotate, describe, series
 from harness.tournament.results import JobResults
 
 
+EXCEPTION = re.compile(r"^(?P<head>.*? raised [\w.]+): (?P<message>.*?)(?P<where> at [^ ]+ line \d+ in [^ ]+)?$",
+                       re.DOTALL)
+
+
+def public_reason(verdict: Verdict, reason: str) -> str:
+    """A reason fit to publish: an exception's message (any text the bot chose) is left out."""
+    if verdict is not Verdict.EXCEPTION:
+        return reason
+    match = EXCEPTION.match(reason)
+    if match is None:
+        return reason
+    return f"{match['head']} (its message is not published){match['where'] or ''}"
+
+
 def scrubbed(record: GameRecord) -> GameRecord:
-    """``record`` without any bot's captured output or traceback."""
-    players = [dataclasses.replace(p, stdout="", stderr="", traceback="") for p in record.players]
+    """``record`` without any bot's captured output, traceback or exception message."""
+    players = [dataclasses.replace(p, stdout="", stderr="", traceback="", reason=public_reason(p.verdict, p.reason))
+               for p in record.players]
     return dataclasses.replace(record, players=players)
 
 
@@ -53,7 +70,7 @@ def job_items(results: JobResults, public: bool) -> dict[str, Any]:
 
 def analysis_blocks(results: JobResults) -> list[dict[str, Any]]:
     """The analysis of the job (tables and charts), as sections of its front page."""
-    from harness.report.charts import bars_with_intervals
+    from harness.report.charts import bars_with_intervals, paired_bars
 
     data = analysis_json(results)
     if data is None or not data["rows"]:
@@ -68,10 +85,13 @@ def analysis_blocks(results: JobResults) -> list[dict[str, Any]]:
                            f"{100 * r['low']:.1f} – {100 * r['high']:.1f} %"] for r in rows],
                  "note": f"The counts add up to the {rows[0]['games']} games played."}]
     rows = data["rows"]
-    labels = [f"{r['pair'][0]} / {r['pair'][1]}\n{_short(r['settings'])}" for r in rows]
-    chart = bars_with_intervals(labels, {"first player": [(r["first"]["wins"], r["first"]["games"]) for r in rows],
-                                         "second player": [(r["second"]["wins"], r["second"]["games"]) for r in rows]},
-                                title="Who has the advantage: wins of the first and the second player")
+    panels: dict[str, list[Any]] = {}
+    for r in rows:
+        panels.setdefault(_short(r["settings"]), []).append(
+            (f"{r['pair'][0]} / {r['pair'][1]}", (r["first"]["wins"], r["first"]["games"]),
+             (r["second"]["wins"], r["second"]["games"])))
+    chart = paired_bars(panels, title="Who has the advantage: wins of the first and of the second player, "
+                                      "per board and pair of strategies (95 % intervals)")
     return [{"id": "analysis", "title": "First or second player?", "chart": chart,
              "headers": ["settings", "pair", "games", "first player wins", "second player wins", "advantage"],
              "rows": [[r["settings"], f"{r['pair'][0]} / {r['pair'][1]}", str(r["first"]["games"]),
@@ -90,9 +110,10 @@ def history_page(results: JobResults, out: Path, title: str) -> None:
     from harness.report.charts import lines_over_runs
 
     runs = annotate(results.runs)
-    labels, ranks = series(results.runs, "rank")
-    chart = lines_over_runs(labels, ranks, title="Rank of each bot after each run", ylabel="rank",
-                            invert=True) if len(labels) >= 1 and ranks else ""
+    labels, ranks = series(results.runs, "rank_all")
+    drawn = any(v is not None for values in ranks.values() for v in values)
+    chart = lines_over_runs(labels, ranks, title="Rank of each bot after each run (reference players included)",
+                            ylabel="rank", invert=True) if drawn else ""
     env = environment()
     items = [{"line": describe(r), "status": r["status"], "news": r["news"],
               "first": r.get("first", False), "changes": r.get("changes") or {},
@@ -109,7 +130,13 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     records = [scrubbed(r) for r in results.records] if public else results.records
     title = f"{job.name} ({job.game})"
     banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
-    index = build_site(out, title=title, records=records, leaderboard=[r.to_json() for r in results.rows],
+    rows = [r.to_json() for r in results.rows]
+    if public:
+        for row in rows:
+            verdict = str(row.get("reason", "")).partition(":")[0]
+            if verdict == Verdict.EXCEPTION.value:
+                row["reason"] = "exception: " + public_reason(Verdict.EXCEPTION, str(row["reason"])[len("exception: "):])
+    index = build_site(out, title=title, records=records, leaderboard=rows,
                        game_ids=results.keys, job=job_items(results, public), banners=banners,
                        sections=analysis_blocks(results), public=public,
                        links=[("history of the runs", "history.html")])

@@ -46,12 +46,12 @@ class DaskExecutor(Executor):
             raise ClusterError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
                                f"({type(exc).__name__}: {str(exc).splitlines()[0][:120] if str(exc) else ''})"
                                ) from None
-        self.workers: list[str] | None = None
+        self.workers: list[Any] | None = None
 
-    def _names(self) -> dict[str, str]:
-        """Worker address -> name (a worker restarted by its nanny keeps its name)."""
+    def _names(self) -> dict[str, Any]:
+        """Worker address -> name (a worker restarted by its nanny keeps its name; names may be ints)."""
         info = self.client.scheduler_info().get("workers", {})
-        return {addr: str(w.get("name", addr)) for addr, w in info.items()}
+        return {addr: w.get("name", addr) for addr, w in info.items()}
 
     def prepare(self, job: Job) -> list[str]:
         if not self.self_check:

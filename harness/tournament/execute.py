@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
@@ -40,6 +41,7 @@ def play_task(task: Task) -> dict[str, Any]:
     record = play_match(game, [e.submission for e in task.entrants], settings=task.settings, seed=task.seed,
                         logins=[e.login for e in task.entrants], limits=Limits(**task.limits),
                         tournament=task.tournament)
+    record.host = f"{socket.gethostname()}:{os.getpid()}"
     return record.to_json()
 
 

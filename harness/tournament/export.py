@@ -49,7 +49,8 @@ def award_rule(results: JobResults) -> str:
                 from harness.tournament.standings import tier_reach
 
                 reach = tier_reach(t.top or 0, n)
-                parts.append(f"top {100 * (t.top or 0):g} % (ranks 1-{reach} of {n}): {t.points:g}")
+                reached = f"rank 1 of {n}" if reach <= 1 else f"ranks 1-{reach} of {n}"
+                parts.append(f"top {100 * (t.top or 0):g} % ({reached}): {t.points:g}")
         return ("points by the students' rank (bots with a verdict against them are not ranked; a fraction "
                 "reaches ceil(fraction x ranked students), at least rank 1; ties share a rank): " + "; ".join(parts))
     return "no points"

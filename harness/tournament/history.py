@@ -49,9 +49,10 @@ def changes(before: list[dict[str, Any]] | None, after: list[dict[str, Any]]) ->
             out.fixed.append(login)
         if before is None:
             continue
-        r0 = prev.get("rank") if prev else None
+        key = "rank_all" if row.get("reference") else "rank"  # a reference player has no students' rank
+        r0 = prev.get(key) if prev else None
         p0 = float(prev.get("points", 0)) if prev else 0.0
-        r1, p1 = row.get("rank"), float(row.get("points", 0))
+        r1, p1 = row.get(key), float(row.get("points", 0))
         if (r0, p0) != (r1, p1):
             out.moves.append((login, r0, r1, p0, p1))
     return out

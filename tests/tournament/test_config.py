@@ -119,11 +119,31 @@ def test_unknown_job_lists_the_jobs(tmp_path: Path) -> None:
 
 def test_the_shipped_file_is_valid() -> None:
     config = load_config(REPO / "tournaments.yaml")
-    assert [j.name for j in config.resolve("demo")] == ["demo-streky-grading", "demo-quoridor", "priemspel-tournament"]
+    assert config.problems == {}
+    assert [j.name for j in config.resolve("demo")] == ["demo-streky-grading", "demo-quoridor", "priemspel-tournament",
+                                                        "demo-blokovanie", "demo-clovece"]
+    assert [j.name for j in config.resolve("course")] == ["streky-grading", "streky-tournament", "quoridor-sembasic",
+                                                          "quoridor-grading", "quoridor-tournament"]
     for name, game in [("streky-grading", "streky"), ("streky-tournament", "streky"),
                        ("quoridor-grading", "quoridor"), ("quoridor-tournament", "quoridor")]:
         (job,) = config.resolve(name)
-        assert job.game == game and job.limits.policy == "cpu"
+        assert job.game == game and job.limits.policy == "cpu" and job.limits.backstop == 1.5
+    assert config.resolve("clovece-strategies")[0].format == "shuffled"
+    assert config.resolve("blokovanie-analysis")[0].analysis == "seats"
+
+
+def test_the_grading_jobs_are_the_ones_check_plays() -> None:
+    """The project's grading jobs and the shipped ones (what `harness check` plays without a
+    tournaments.yaml) differ only in their submissions and where their results go."""
+    import dataclasses
+
+    mine = load_config(REPO / "tournaments.yaml")
+    shipped = load_config(REPO / "harness" / "jobs" / "grading.yaml")
+    assert set(shipped.jobs) == {n for n in mine.jobs if n.endswith("-grading") and not n.startswith("demo-")}
+    for name, job in shipped.jobs.items():
+        ours = mine.jobs[name]
+        same = {"submissions": (), "roster": None, "results": job.results, "config_file": job.config_file}
+        assert dataclasses.replace(ours, **same) == job, name
 
 
 def test_one_bad_job_does_not_make_the_others_unusable(tmp_path: Path) -> None:

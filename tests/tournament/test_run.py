@@ -164,18 +164,6 @@ def test_harness_errors_are_retried_and_never_charged(tmp_path: Path) -> None:
     assert sum(1 for r in records if any(p.verdict.value == "bad_answer" for p in r.players)) == 16  # dan's games
 
 
-def test_the_same_job_on_a_dask_local_cluster(tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed") if not os.environ.get("CI") else __import__("distributed")
-    local, remote = tmp_path / "local", tmp_path / "dask"
-    config_local, config_dask = make_job(local, games=1), make_job(remote, games=1)
-    assert run_job(load_config(config_local).resolve("rr")[0], LocalExecutor(2)).played == 40
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        run = harness_run(config_dask, "--scheduler", cluster.scheduler_address)
-        _, err = run.communicate(timeout=300)
-        assert run.returncode == 0, err
-    assert stored(local / "results" / "rr") == stored(remote / "results" / "rr")
-
-
 def test_leaderboard_and_exports_from_the_store(tmp_path: Path) -> None:
     config = make_job(tmp_path, games=1)
     assert harness_run(config).wait(timeout=300) == 0

@@ -3,7 +3,7 @@
 Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :mod:`.adapter`
 (the seed's ``Player(color)`` / ``get_move(roll)`` interface with a read-only board view),
 :mod:`.render` (SVG and text), ``botapi/clovece.py`` (the module students import:
-``from clovece import BasePlayer``). The rule readings are in ``docs/rules-clovece.md``.
+``from clovece import BasePlayer``). The rule readings are in ``docs/rules.md (Človeče)``.
 """
 
 from pathlib import Path

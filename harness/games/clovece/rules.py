@@ -1,4 +1,4 @@
-"""Človeče nehnevaj sa (seed 000): the pure referee, per ``docs/rules-clovece.md``.
+"""Človeče nehnevaj sa (seed 000): the pure referee, per ``docs/rules.md (Človeče)``.
 
 Four seats in the seed's colour order: 0 black, 1 yellow, 2 green, 3 red, whose start cells are
 track cells 0, 10, 20, 30. A piece's position is seen from the piece: ``None`` in the stable,

@@ -1,4 +1,4 @@
-"""Človeče's referee, table-driven from the seed's text and the readings in docs/rules-clovece.md."""
+"""Človeče's referee, table-driven from the seed's text and the readings in docs/rules.md (Človeče)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,94 @@
+"""A job on a Dask cluster (a real ``LocalCluster`` of worker processes): the same results as a local
+run, every worker checked for fair timing before it takes games, and a lost worker costs no bot
+anything.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.config import load_config
+from harness.tournament.execute import LocalExecutor, run_job
+from harness.tournament.store import ResultsStore
+from tests.tournament.test_run import count_games, harness_run, make_job, stored
+
+distributed = pytest.importorskip("distributed") if not os.environ.get("CI") else __import__("distributed")
+
+
+def cluster(workers: int = 2):  # type: ignore[no-untyped-def]
+    return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+
+
+def test_the_same_job_on_a_dask_local_cluster(tmp_path: Path) -> None:
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    config_local, config_dask = make_job(local, games=1), make_job(remote, games=1)
+    assert run_job(load_config(config_local).resolve("rr")[0], LocalExecutor(2)).played == 40
+    with cluster() as c:
+        run = harness_run(config_dask, "--scheduler", c.scheduler_address)
+        _, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+    assert stored(local / "results" / "rr") == stored(remote / "results" / "rr")
+
+
+def _pin(pid: int, cpus: set[int]) -> None:
+    """Pin every thread of a process (children inherit it from the thread that starts them)."""
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setaffinity(int(tid), cpus)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or (os.cpu_count() or 1) < 2,
+                    reason="needs two CPUs and CPU affinity (Linux)")
+def test_a_worker_that_cannot_time_bots_fairly_takes_no_game_and_is_named(tmp_path: Path) -> None:
+    """The test makes its own conditions: one worker shares a CPU with forty busy processes (each
+    in its own session, so its bots get about a 41st of that CPU), the other has a CPU without
+    them; the job's tolerance (cpu policy, backstop 30x: wall/CPU up to 25) is generous enough for
+    the second whatever else a busy machine does, never for the first."""
+    config = make_job(tmp_path, games=1)
+    config.write_text(config.read_text() + "    limits: {policy: cpu, move: 0.2, backstop: 30}\n")
+    hogs: list[subprocess.Popen[bytes]] = []
+    with cluster() as c, distributed.Client(c) as client:
+        pids = client.run(os.getpid)
+        names = {addr: str(w["name"]) for addr, w in client.scheduler_info()["workers"].items()}
+        slow, fast = sorted(pids)
+        _pin(pids[slow], {0})
+        _pin(pids[fast], {1})
+        hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True,
+                                 preexec_fn=lambda: os.sched_setaffinity(0, {0})) for _ in range(40)]
+        try:
+            run = harness_run(config, "--scheduler", c.scheduler_address, check=True)
+            _, err = run.communicate(timeout=600)
+        finally:
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+        assert run.returncode == 0, err
+        assert f"harness run: rr: worker {names[slow]} refused: cannot time bots fairly:" in err
+        assert f"worker {names[fast]} refused" not in err
+    with ResultsStore(tmp_path / "results" / "rr", lock=False) as store:
+        hosts = {r.host.rsplit(":", 1)[1] for _, r in store.records()}
+    assert hosts == {str(pids[fast])}, "only the fair worker played"
+    assert count_games(tmp_path / "results" / "rr" / "results.sqlite") == 40
+
+
+def test_a_worker_lost_in_mid_game_costs_no_bot_anything(tmp_path: Path) -> None:
+    local, remote = tmp_path / "local", tmp_path / "dask"
+    config_local, config_dask = make_job(local, games=1), make_job(remote, games=1)
+    assert run_job(load_config(config_local).resolve("rr")[0], LocalExecutor(2)).played == 40
+    with cluster() as c, distributed.Client(c) as client:
+        victim = next(iter(client.run(os.getpid).values()))
+        run = harness_run(config_dask, "--scheduler", c.scheduler_address)
+        db = remote / "results" / "rr" / "results.sqlite"
+        deadline = time.time() + 120
+        while count_games(db) < 5 and time.time() < deadline:
+            time.sleep(0.05)
+        os.kill(victim, signal.SIGKILL)  # its nanny starts a new one; its games are played again
+        _, err = run.communicate(timeout=600)
+        assert run.returncode == 0, err
+    assert stored(local / "results" / "rr") == stored(remote / "results" / "rr")  # no verdict changed
