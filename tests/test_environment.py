@@ -9,8 +9,6 @@ clear verdict where it does not, in bubblewrap and in the fallback (plain) mode.
 from __future__ import annotations
 
 import hashlib
-import io
-import os
 import stat
 import zipfile
 from dataclasses import replace

@@ -11,9 +11,8 @@ from harness.cli import main as harness_main
 from harness.games.base import Call, WireObject
 from harness.games.quoridor import GAME
 from harness.games.quoridor.moves import Wall
-from harness.cli import main as harness_main
-from harness.tournament.sembasic import grade
 from harness.match import play_match
+from harness.tournament.sembasic import grade
 from harness.record import Verdict
 from harness.sandbox import BotProcess
 from tests.conftest import REPO
