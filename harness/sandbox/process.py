@@ -26,7 +26,7 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, packages, stale, wire
+from harness.sandbox import bubblewrap, packages, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
@@ -155,7 +155,7 @@ class BotProcess:
             self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR,
                                    reason=f"the bot's process did not start ({'; '.join(detail)[:500]})")
             return self.dead
-        tree = _process_tree(self.proc.pid)
+        tree = procfs.tree(self.proc.pid)
         self._worker_pid = tree[-1] if tree else self.proc.pid
         if self.cgroup is not None:
             try:
@@ -404,7 +404,7 @@ class BotProcess:
         """No reply before a clock ran out: kill, and say which clock and by how much."""
         if self.proc is None or self.proc.poll() is not None:
             return self._died(what, wall)
-        stopped = _is_stopped(self._worker_pid)
+        stopped = procfs.is_stopped(self._worker_pid)
         self._kill()
         lim = self.limits
         spent = "" if cpu is None else f", having used {cpu:.2f} s of CPU time"
@@ -541,47 +541,6 @@ def _is_hello(frame: Any) -> bool:
     except wire.WireError:
         return False
     return isinstance(message, dict) and message.get("hello") is True
-
-
-def _children(pid: int) -> list[int]:
-    """``pid``'s children, from /proc/<pid>/task/*/children, else from every process's parent."""
-    try:
-        kids = []
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/children") as f:
-                kids += [int(x) for x in f.read().split()]
-        return kids
-    except FileNotFoundError:  # a kernel without CONFIG_PROC_CHILDREN: scan the table
-        kids = []
-        for entry in os.listdir("/proc"):
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    if entry.isdigit() and int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                        kids.append(int(entry))
-            except (OSError, ValueError, IndexError):
-                continue
-        return kids
-    except (OSError, ValueError):
-        return []
-
-
-def _process_tree(root: int) -> list[int]:
-    """``root`` and its descendants, parents first (Linux /proc; just ``root`` elsewhere)."""
-    found, i = [root], 0
-    while i < len(found) and os.path.isdir("/proc"):
-        found += _children(found[i])
-        i += 1
-    return found
-
-
-def _is_stopped(pid: int | None) -> bool:
-    if pid is None:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
-    except (OSError, IndexError):
-        return False
 
 
 def _measured(wall: float, cpu: float | None) -> str:
