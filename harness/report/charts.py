@@ -92,8 +92,10 @@ def lines_over_runs(runs: Sequence[str], series: Mapping[str, Sequence[float | N
     fig = _figure(min(11.0, max(5.0, 0.45 * len(runs) + 3)), 3.4)
     ax = fig.add_subplot()
     xs = list(range(len(runs)))
-    for name, values in series.items():
-        points = [(x, v) for x, v in zip(xs, values) if v is not None]
+    spread = 0.3 if len(series) > 1 else 0.0  # bots tied on a value: lines side by side, not on top
+    for k, (name, values) in enumerate(series.items()):
+        shift = spread * (k - (len(series) - 1) / 2) / max(1, len(series) - 1)
+        points = [(x, v + shift) for x, v in zip(xs, values) if v is not None]
         if points:
             ax.plot([x for x, _ in points], [v for _, v in points], marker="o", markersize=3, linewidth=1.3,
                     label=name)

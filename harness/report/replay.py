@@ -240,8 +240,16 @@ def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), st
     return environment().get_template("replay.html.j2").render(
         scripts=["replay.js"], record=record, title=title, frames=frames, problem=replay.problem, nav=list(nav),
         data=script_json(data), verdicts=verdict_lines(record), outcome=outcome_text(record),
-        settings=json.dumps(record.settings, sort_keys=True, ensure_ascii=False), public=public,
+        settings=json.dumps(shown_settings(record, replay), sort_keys=True, ensure_ascii=False), public=public,
         cut_short=any(p.verdict.charged for p in record.players))
+
+
+def shown_settings(record: GameRecord, replay: Replay) -> dict[str, Any]:
+    """The game's settings as played: a setting left open (``null``, e.g. a random Štreky board's
+    ``rows``) shows the value the start position actually has."""
+    start = replay.positions[0].state if replay.positions else None
+    return {key: getattr(start, key, None) if value is None and start is not None else value
+            for key, value in record.settings.items()}
 
 
 def outcome_text(record: GameRecord) -> str:

@@ -1,4 +1,5 @@
-"""Real PriemSpel games (played through the sandbox) and a site built from them, shared by the report tests."""
+"""Real games (played through the sandbox) and a site built from them, shared by the report tests:
+PriemSpel games of every kind of ending, and games with big boards or four players."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord
 from harness.report import build_site
+from harness.sandbox.limits import Limits
 from tests.conftest import BOTS, REPO
 
 GAME = get_game("priemspel")
@@ -73,3 +75,26 @@ def site(games: dict[str, GameRecord], tmp_path_factory: pytest.TempPathFactory)
                job={"name": "demo-priemspel", "game": "priemspel", "settings": [{"start": 0, "N": 5}]},
                game_ids=list(games))
     return out
+
+
+# name -> (game, reference players in seat order, settings, seed): games whose replays must fit
+# a screen (big boards, four players), played between reference players.
+BIG_GAMES: dict[str, tuple[str, tuple[str, ...], dict[str, object], int]] = {
+    "streky-33x33": ("streky", ("random", "random"), {"cards": "tournament"}, 3),
+    "streky-random": ("streky", ("random", "random"), {"cards": "random"}, 5),  # the deal draws the board
+    "quoridor-11x11": ("quoridor", ("runner", "waller"), {"sizex": 11, "sizey": 11}, 3),
+    "clovece": ("clovece", ("eager", "mean", "random", "safe"), {}, 3),
+}
+
+
+@pytest.fixture(scope="session")
+def big_games() -> dict[str, GameRecord]:
+    """The games of :data:`BIG_GAMES`, each played once for the whole session. The limits are
+    generous: a busy machine must not turn a game into a timeout (its page would still show)."""
+    limits = Limits(init=30.0, move=30.0, load=60.0)
+    played = {}
+    for name, (game, players, settings, seed) in BIG_GAMES.items():
+        sources = [source(REPO / "reference_players" / game / f"{p}.py") for p in players]
+        played[name] = play_match(get_game(game), sources, settings=settings, seed=seed, logins=list(players),
+                                  limits=limits)
+    return played

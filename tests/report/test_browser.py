@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,12 @@ import pytest
 
 from harness.record import GameRecord
 from harness.report import replay_frames, write_replay
+from harness.report.replay import replay_positions
 
+DEADLINE_MS = 30_000  # the longest any wait for the page may take (a busy machine is slow, not broken)
+LAPTOP = {"width": 1366, "height": 650}  # a small laptop's browser window
+PHONE = {"width": 390, "height": 844}
+CONTROLS = ("#first", "#prev", "#play", "#next", "#last", "#slider")
 CHROMIUM = os.environ.get("HARNESS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -186,4 +192,138 @@ def test_a_single_replay_file_works_on_its_own(tab: Tab, tmp_path: Path, games: 
     assert "crashy: exception: zet() raised IndexError" in tab.text("#error")
     tab.page.keyboard.press("ArrowLeft")
     assert tab.text("#counter") == f"{frames - 1} / {frames}" and tab.page.locator("#error").is_hidden()
+    assert tab.problems == []
+
+
+# ---- the viewer on small screens -------------------------------------------------------------
+@pytest.fixture(scope="module")
+def big_replays(big_games: dict[str, GameRecord], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The replay page of each game of ``big_games`` (conftest.BIG_GAMES)."""
+    folder = tmp_path_factory.mktemp("big-replays")
+    return {name: write_replay(record, folder / f"{name}.html") for name, record in big_games.items()}
+
+
+Opener = Callable[..., Tab]
+
+
+@pytest.fixture
+def window(browser: Any) -> Iterator[Opener]:
+    """``window(path, viewport, fragment="")``: the replay page ``path`` in a window of that size,
+    once the viewer has shown its first drawing."""
+    contexts: list[Any] = []
+
+    def open_page(path: Path, viewport: dict[str, int], fragment: str = "") -> Tab:
+        context = browser.new_context(viewport=viewport)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(DEADLINE_MS)
+        t = Tab(page)
+        page.on("console", lambda m: t.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: t.problems.append(f"page error: {e}"))
+        t.open(path, fragment)
+        # The viewer marks itself ready once its first drawing has loaded (and been fitted).
+        page.locator("#viewer.ready").wait_for(state="attached", timeout=DEADLINE_MS)
+        return t
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def inside(box: dict[str, float] | None, width: float, height: float) -> bool:
+    """Whether a bounding box lies wholly inside the window (0, 0, width, height)."""
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5)
+
+
+LAID_OUT = ["streky-33x33", "streky-random", "quoridor-11x11", "clovece"]
+
+
+@pytest.mark.parametrize("fragment", ["", "#end"], ids=["start", "end"])
+@pytest.mark.parametrize("name", LAID_OUT)
+def test_on_a_laptop_the_board_and_the_controls_fit_without_scrolling(
+        window: Opener, big_replays: dict[str, Path], name: str, fragment: str) -> None:
+    tab = window(big_replays[name], LAPTOP, fragment)
+    page = tab.page
+    assert page.evaluate("window.scrollY") == 0  # the script scrolled nothing but the move list
+    for control in (*CONTROLS, "#board"):
+        box = page.locator(control).bounding_box()
+        assert inside(box, LAPTOP["width"], LAPTOP["height"]), f"{control} at {box}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= LAPTOP["width"]
+    assert 'class="legend"' in shown(page)  # the drawing explains itself
+    current = page.locator("#moves tbody tr.current")
+    box, row = page.locator("#moves-box").bounding_box(), current.bounding_box()
+    assert box is not None and row is not None
+    assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"] + 0.5  # shown in its box
+    if fragment:  # the last move: the move list scrolled within itself to show it
+        assert page.locator("#moves-box").evaluate("box => box.scrollTop") > 0
+    page.click("#first")
+    page.keyboard.press("End")
+    assert tab.text("#counter").split(" / ")[0] == tab.text("#counter").split(" / ")[1]
+    assert page.evaluate("window.scrollY") == 0
+    assert tab.problems == []
+
+
+@pytest.mark.parametrize("name", LAID_OUT)
+def test_on_a_phone_nothing_scrolls_sideways_and_moves_wrap_between_values(
+        window: Opener, big_replays: dict[str, Path], name: str) -> None:
+    tab = window(big_replays[name], PHONE, "#end")
+    page = tab.page
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("window.scrollY") == 0
+    for table in ("#moves", "table.players", "#board"):
+        box = page.locator(table).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, table
+    assert page.locator("#moves-box").evaluate("box => box.scrollWidth <= box.clientWidth")  # no sideways scroll
+    # Where the browser broke each move's text into lines: only after a space (after a comma),
+    # never inside a number or a word.
+    breaks = page.locator("#moves td.move").evaluate_all("""cells => cells.slice(-40).flatMap(td => {
+        const node = td.firstChild, found = [];
+        if (!node || node.nodeType !== Node.TEXT_NODE) { return found; }
+        const range = document.createRange(), text = node.data;
+        let top = null;
+        for (let i = 0; i < text.length; i++) {
+          range.setStart(node, i); range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect) { continue; }
+          if (top !== null && rect.top > top + 1) {
+            found.push(text.slice(Math.max(0, i - 6), i) + "|" + text.slice(i, i + 6));
+          }
+          top = rect.top;
+        }
+        return found;
+      })""")
+    assert breaks, "no move wrapped: the test would prove nothing"
+    assert [b for b in breaks if not b.split("|")[0].endswith(" ")] == []
+    assert tab.problems == []
+
+
+def test_a_window_made_narrow_refits_the_board(window: Opener, big_replays: dict[str, Path]) -> None:
+    tab = window(big_replays["streky-33x33"], LAPTOP)
+    wide = tab.page.locator("#board").bounding_box()
+    tab.page.set_viewport_size(PHONE)
+    # The script refits on the window's resize event: wait for it, up to the deadline.
+    until(lambda: tab.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"])
+    narrow = tab.page.locator("#board").bounding_box()
+    assert wide is not None and narrow is not None and narrow["width"] < wide["width"]
+    assert inside(narrow, PHONE["width"], PHONE["height"])
+    assert tab.problems == []
+
+
+def until(condition: Callable[[], bool], seconds: float = DEADLINE_MS / 1000) -> None:
+    """Wait for ``condition`` to hold, asking every 50 ms; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        time.sleep(0.05)
+
+
+def test_a_board_the_deal_drew_shows_its_real_size(window: Opener, big_replays: dict[str, Path],
+                                                    big_games: dict[str, GameRecord]) -> None:
+    record = big_games["streky-random"]
+    assert record.settings["rows"] is None  # the record does not say it...
+    start = replay_positions(record).positions[0].state
+    tab = window(big_replays["streky-random"], LAPTOP)
+    assert f"board {start.rows} \u00d7 {start.cols}, ply 0," in shown(tab.page)  # ...the page does
+    assert tab.page.evaluate("document.getElementById('board').naturalHeight") > start.rows * 20
     assert tab.problems == []

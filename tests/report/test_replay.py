@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from harness.record import GameRecord
-from harness.report.replay import (FrameRenderer, frames_of, replay_frames, replay_positions,
+from harness.report.replay import (FrameRenderer, frames_of, render_replay, replay_frames, replay_positions,
                                    viewer_data, write_replay)
 from tests.report.conftest import GAME
 
@@ -103,3 +103,17 @@ def test_a_renderer_that_fails_leaves_the_frame_blank_not_the_page(games: dict[s
     replay = replay_positions(games["clean"], game)
     frames = frames_of(games["clean"], replay)
     assert len(frames) == 9 and all(f.svg == "" for f in frames)
+
+
+def test_a_board_the_deal_drew_is_shown_with_its_real_size(big_games: dict[str, GameRecord]) -> None:
+    record = big_games["streky-random"]
+    stored = json.dumps(record.to_json(), sort_keys=True)
+    assert record.settings["rows"] is None and record.settings["cols"] is None  # the deal drew them
+    start = replay_positions(record).positions[0].state
+    size = f"board {start.rows} \u00d7 {start.cols}, "
+    assert all(size in f.svg for f in replay_frames(record))  # every drawing says it
+    page = render_replay(record)
+    assert size in page  # the page holds the first drawing whole
+    # ... and its settings line gives the real size where the record says null
+    assert f"&#34;cols&#34;: {start.cols}" in page and f"&#34;rows&#34;: {start.rows}" in page
+    assert json.dumps(record.to_json(), sort_keys=True) == stored  # the record is untouched

@@ -3,11 +3,13 @@
 Row 0 is at the top, column 0 at the left, as in the seed's printed boards. In the SVG, free
 cells are light, blocked ones dark; the highlighted move (the last one) is ringed and the
 3x3 block it blocked is outlined. A highlight that is not a cell of the board (a rejected
-answer) is not drawn.
+answer) is not drawn. Below the board: whose move it is (or who won) and a legend (a
+``<g class="legend">``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -15,7 +17,6 @@ from harness.games.blokovanie.rules import State, is_move
 
 CELL = 32
 MARGIN = 26
-LEGEND = 24
 FREE_FILL = "#f4f1e8"
 BLOCKED_FILL = "#5b5f66"
 HIGHLIGHT = "#d1495b"
@@ -27,13 +28,19 @@ def _on_board(state: State, move: Any) -> bool:
 
 
 def svg(state: State, highlight: Any = None) -> str:
-    """The board with free and blocked cells, ``highlight`` (a move) marked, and a legend."""
+    """The board with free and blocked cells, ``highlight`` (a move) marked, a status line and a legend."""
     rows, cols = state.rows, state.cols
-    width = max(2 * MARGIN + cols * CELL, 380)
-    height = 2 * MARGIN + rows * CELL + LEGEND
+    # The legend grows with the board: a big board is shown scaled down, and its legend with it.
+    font = max(13.0, cols * CELL / 34)
+    board_w = 2 * MARGIN + cols * CELL
+    width = max(board_w, 380, round(LEGEND_WIDTH * font))
+    ox = (width - board_w) / 2  # a board narrower than the legend is centred above it
+    bottom = MARGIN + rows * CELL  # the caption and the legend go below the board
+    legend, legend_h = _legend(LEGEND_ITEMS, 6, bottom + 2 * font, width - 12, font)
+    height = round(bottom + 2 * font + legend_h + 4)
 
     def px(c: float) -> float:
-        return MARGIN + c * CELL
+        return ox + MARGIN + c * CELL
 
     def py(r: float) -> float:
         return MARGIN + r * CELL
@@ -44,7 +51,7 @@ def svg(state: State, highlight: Any = None) -> str:
     for c in range(cols):
         out.append(f'<text x="{px(c) + CELL / 2}" y="{MARGIN - 8}" text-anchor="middle">{c}</text>')
     for r in range(rows):
-        out.append(f'<text x="{MARGIN - 6}" y="{py(r) + CELL / 2 + 4}" text-anchor="end">{r}</text>')
+        out.append(f'<text x="{px(0) - 6}" y="{py(r) + CELL / 2 + 4}" text-anchor="end">{r}</text>')
     for r, line in enumerate(state.lines()):
         for c, ch in enumerate(line):
             fill = FREE_FILL if ch == "-" else BLOCKED_FILL
@@ -62,16 +69,40 @@ def svg(state: State, highlight: Any = None) -> str:
     status = f"{free} free" + ("" if free else f"; {LABELS[1 - state.turn]} won")
     if free:
         status += f"; {LABELS[state.turn]} to move"
-    y = height - 10
-    out.append(f'<rect x="{MARGIN}" y="{y - 10}" width="12" height="12" fill="{FREE_FILL}" stroke="#999999"/>'
-               f'<text x="{MARGIN + 16}" y="{y}">free</text>'
-               f'<rect x="{MARGIN + 48}" y="{y - 10}" width="12" height="12" fill="{BLOCKED_FILL}"/>'
-               f'<text x="{MARGIN + 64}" y="{y}">blocked</text>'
-               f'<circle cx="{MARGIN + 124}" cy="{y - 4}" r="6" fill="none" stroke="{HIGHLIGHT}" '
-               f'stroke-width="2"/><text x="{MARGIN + 134}" y="{y}">last move</text>'
-               f'<text x="{MARGIN + 194}" y="{y}">{escape(status)}</text>')
+    out.append(f'<text x="6" y="{bottom + 1.4 * font:g}" font-size="{font:g}">{escape(status)}</text>')
+    out.append(legend)
     out.append("</svg>")
     return "".join(out)
+
+
+LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
+CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
+LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (  # (swatch in unit coordinates, its width, label)
+    (f'<rect width="1" height="1" fill="{FREE_FILL}" stroke="#999999" stroke-width="0.08"/>', 1, "free"),
+    (f'<rect width="1" height="1" fill="{BLOCKED_FILL}"/>', 1, "blocked"),
+    (f'<circle cx="0.5" cy="0.5" r="0.38" fill="none" stroke="{HIGHLIGHT}" stroke-width="0.16"/>', 1, "last move"),
+    (f'<rect x="0.05" y="0.05" width="0.9" height="0.9" fill="none" stroke="{HIGHLIGHT}" stroke-width="0.1" '
+     f'stroke-dasharray="0.2 0.12"/>', 1, "the cells it blocked"),
+)
+
+
+def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
+            font: float) -> tuple[str, float]:
+    """The legend as one ``<g class="legend">``: each item's swatch (drawn in unit coordinates,
+    ``units`` wide and one high; a unit is the font size) and label, flowed into rows that fit
+    ``width`` from ``(x0, y0)``; returns it and its height."""
+    row = 1.5 * font
+    x, y = x0, y0
+    parts = [f'<g class="legend" font-size="{font:g}">']
+    for swatch, units, label in items:
+        w = (units + 0.4 + CHAR * len(label)) * font
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + row
+        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
+                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
+        x += w + font
+    parts.append("</g>")
+    return "".join(parts), y + row - y0
 
 
 def text(state: State, highlight: Any = None) -> str:

@@ -5,6 +5,8 @@ colour's start cell (A) on the track, its four home cells (a-d) in the arm towar
 and its stable (B) in the corner next to its start. Black starts at the left arm's top cell
 (track index 0) and the track runs clockwise: yellow 10 at the top, green 20 at the right,
 red 30 at the bottom. A piece in the stable is drawn on its own stable cell (piece i on cell i).
+The SVG's side panel is the legend (the seats' colours; start, home and stable cells; the last
+move's rings, in a ``<g class="legend">``), then the turn's dice and the last move in words.
 """
 
 from __future__ import annotations
@@ -154,6 +156,8 @@ def svg(state: State, highlight: Any = None) -> str:
         out.append(f'<circle cx="{x0 + 7}" cy="{y - 4}" r="7" fill="{FILLS[seat]}" stroke="#111111"/>'
                    f'<text x="{x0 + 20}" y="{y}">seat {seat}: {COLORS[seat]}, start {STARTS[seat]}'
                    f'{place}{turn}</text>')
+    out.append(_legend(x0, y + 8))
+    y += 44
     if not state.over:  # the turn's dice: decided ones grey, the current one framed
         y += 16
         for k, r in enumerate(state.rolls[:10]):
@@ -172,6 +176,27 @@ def svg(state: State, highlight: Any = None) -> str:
                 out.append(f'<text x="{x0}" y="{y}">{escape(part)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _legend(x: float, y: float) -> str:
+    """Two rows from ``(x, y)`` (the top) naming the cells and the move's marks, drawn as on the
+    board (in yellow's colours)."""
+    r = CELL * 0.42 / 2  # the board's cells, at half size
+
+    def cell(cx: float, cy: float, opacity: float, extra: str = "") -> str:
+        return (f'<circle cx="{cx}" cy="{cy}" r="{r:.1f}" fill="{FILLS[1]}" fill-opacity="{opacity}" '
+                f'stroke="#555555"{extra}/>')
+
+    top, bottom = y + 7, y + 27
+    return ("".join(['<g class="legend">',
+                     cell(x + 7, top, 0.55, ' stroke-width="2"'), f'<text x="{x + 18}" y="{top + 4}">start</text>',
+                     cell(x + 62, top, 0.3), f'<text x="{x + 73}" y="{top + 4}">home</text>',
+                     cell(x + 118, top, 0.15), f'<text x="{x + 129}" y="{top + 4}">stable</text>',
+                     f'<circle cx="{x + 7}" cy="{bottom}" r="{r + 1:.1f}" fill="none" stroke="{HIGHLIGHT}" '
+                     f'stroke-width="1.5" stroke-dasharray="3 2"/>',
+                     f'<circle cx="{x + 25}" cy="{bottom}" r="{r + 1:.1f}" fill="none" stroke="{HIGHLIGHT}" '
+                     f'stroke-width="2"/>',
+                     f'<text x="{x + 36}" y="{bottom + 4}">last move: from (dashed), to</text>', "</g>"]))
 
 
 def _wrap(line: str, width: int) -> list[str]:

@@ -3,11 +3,13 @@
 Row 0 is at the top, column 0 at the left. Player A (seat 0) starts on row 0 and heads for the
 last row; player B (seat 1) the other way. Goal rows are tinted in the colour of the player who
 must reach them; walls are drawn in the colour of whoever placed them (initial walls black).
+The SVG's caption says the ply, whose move it is and the walls left; its legend (a
+``<g class="legend">``) names the pawns and their goal rows, the walls and the last move's marks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -31,16 +33,33 @@ def _highlight_key(state: State, highlight: Any) -> WallKey | None:
 
 # ---- SVG ----------------------------------------------------------------------------------
 def svg(state: State, highlight: Any = None) -> str:
-    """The board with goal rows, walls and pawns; ``highlight`` (a move) drawn in red."""
+    """The board with goal rows, walls and pawns, a caption and a legend; ``highlight`` (a move)
+    drawn in red."""
     sx, sy = state.sizex, state.sizey
-    width, height = 2 * MARGIN + sx * CELL, 2 * MARGIN + sy * CELL + 18
+    # The legend grows with the board: a big board is shown scaled down, and its legend with it.
+    font = max(13.0, sx * CELL / 34)
+    board_w = 2 * MARGIN + sx * CELL
+    width = max(board_w, round(LEGEND_WIDTH * font))
+    ox = (width - board_w) / 2  # a board narrower than the legend is centred above it
+    top = MARGIN + sy * CELL  # the board's bottom edge: the caption and the legend go below
 
     def px(x: float) -> float:
-        return MARGIN + x * CELL
+        return ox + MARGIN + x * CELL
 
     def py(y: float) -> float:
         return MARGIN + y * CELL
 
+    left = [state.max_obstacles - u for u in state.used]
+    # Only what holds for the whole game goes in the legend: its layout, and so the drawing's
+    # size, stays the same from frame to frame.
+    items = [(_pawn(seat), 1.0, f"{LABELS[seat]}, to reach row {state.goal_row(seat)} (tinted)") for seat in (0, 1)]
+    items += [(_wall(COLOURS[seat]), 1.6, f"{LABELS[seat]}'s wall") for seat in (0, 1)]
+    if any(placed.owner is None for placed in state.walls):
+        items.append((_wall(WALL_COLOUR), 1.6, "initial wall"))
+    items.append((f'<circle cx="0.5" cy="0.5" r="0.42" fill="none" stroke="{HIGHLIGHT}" stroke-width="0.12"/>'
+                  + _wall(HIGHLIGHT, ' stroke-dasharray="0.25 0.18"', 1.3), 2.9, "last move: step, wall"))
+    legend, legend_h = _legend(items, 6, top + 2 * font, width - 12, font)
+    height = round(top + 2 * font + legend_h + 4)
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">'),
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
@@ -54,7 +73,7 @@ def svg(state: State, highlight: Any = None) -> str:
     for x in range(sx):
         out.append(f'<text x="{px(x) + CELL / 2}" y="{MARGIN - 8}" text-anchor="middle">{x}</text>')
     for y in range(sy):
-        out.append(f'<text x="{MARGIN - 8}" y="{py(y) + CELL / 2 + 4}" text-anchor="end">{y}</text>')
+        out.append(f'<text x="{px(0) - 8}" y="{py(y) + CELL / 2 + 4}" text-anchor="end">{y}</text>')
 
     def wall_line(key: WallKey, colour: str, extra: str = "") -> str:
         kind, x, y = key
@@ -78,12 +97,48 @@ def svg(state: State, highlight: Any = None) -> str:
     if isinstance(highlight, Step):
         out.append(f'<circle cx="{px(highlight.x) + CELL / 2}" cy="{py(highlight.y) + CELL / 2}" '
                    f'r="{CELL * 0.38}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3"/>')
-    left = [state.max_obstacles - u for u in state.used]
-    caption = (f"ply {state.ply}; A to row {state.goal_row(0)}, {left[0]} walls left; "
-               f"B to row {state.goal_row(1)}, {left[1]} walls left; {LABELS[state.turn]} to move")
-    out.append(f'<text x="{MARGIN}" y="{height - 8}">{escape(caption)}</text>')
+    arrived = [seat for seat in (0, 1) if state.pawns[seat][1] == state.goal_row(seat)]
+    status = f"{LABELS[arrived[0]]} reached its goal row" if arrived else f"{LABELS[state.turn]} to move"
+    caption = f"ply {state.ply}; {status}; walls left: A {left[0]}, B {left[1]}"
+    out.append(f'<text x="6" y="{top + 1.4 * font:g}" font-size="{font:g}">{escape(caption)}</text>')
+    out.append(legend)
     out.append("</svg>")
     return "".join(out)
+
+
+def _pawn(seat: int) -> str:
+    """A pawn as a legend swatch (unit coordinates)."""
+    return (f'<circle cx="0.5" cy="0.5" r="0.5" fill="{COLOURS[seat]}"/><text x="0.5" y="0.8" font-size="0.8" '
+            f'text-anchor="middle" fill="#ffffff" font-weight="bold">{LABELS[seat]}</text>')
+
+
+def _wall(colour: str, extra: str = "", x: float = 0.0) -> str:
+    """A wall as a legend swatch (unit coordinates, starting at ``x``)."""
+    return (f'<line x1="{x + 0.15:g}" y1="0.5" x2="{x + 1.45:g}" y2="0.5" stroke="{colour}" stroke-width="0.3" '
+            f'stroke-linecap="round"{extra}/>')
+
+
+LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
+CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
+
+
+def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
+            font: float) -> tuple[str, float]:
+    """The legend as one ``<g class="legend">``: each item's swatch (drawn in unit coordinates,
+    ``units`` wide and one high; a unit is the font size) and label, flowed into rows that fit
+    ``width`` from ``(x0, y0)``; returns it and its height."""
+    row = 1.5 * font
+    x, y = x0, y0
+    parts = [f'<g class="legend" font-size="{font:g}">']
+    for swatch, units, label in items:
+        w = (units + 0.4 + CHAR * len(label)) * font
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + row
+        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
+                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
+        x += w + font
+    parts.append("</g>")
+    return "".join(parts), y + row - y0
 
 
 # ---- text ---------------------------------------------------------------------------------

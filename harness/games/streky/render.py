@@ -5,11 +5,13 @@ Colours follow the course's drawing code and the seed's names: 1 dark brown ``#6
 light grey ``#CCCCCC``; empty board cells are white. Cards get a thin outline (``#CD853F``) and
 a pink dot on their top-left (anchor) cell. A highlighted move already on the board gets a thick
 magenta frame; a move that is not on the board (e.g. the one a referee rejected) is drawn
-translucent on top, with a dashed red frame.
+translucent on top, with a dashed red frame. Below the board: its size, the ply and the score,
+and a legend of all this (in a ``<g class="legend">``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -45,54 +47,103 @@ def _on_board(state: State, move: Place) -> bool:
 
 
 def svg(state: State, highlight: Any = None, cell: int = 20) -> str:
-    """The board with every placed card; ``highlight`` (a move) framed or drawn on top."""
-    pad, caption = 6, 22
-    width, height = state.cols * cell + 2 * pad, state.rows * cell + 2 * pad + caption
+    """The board with every placed card, a caption (board size, ply, score) and a legend;
+    ``highlight`` (a move) framed or drawn on top."""
+    pad = 6
+    board_w, board_h = state.cols * cell, state.rows * cell
+    # The legend grows with the board: a big board is shown scaled down, and its legend with it.
+    font = max(13.0, board_w / 34)
+    width = max(board_w + 2 * pad, round(LEGEND_WIDTH * font))
+    x0, y0 = (width - board_w) / 2, pad  # the board's corner (narrower than the legend: centred)
+    legend, legend_h = _legend(_LEGEND_ITEMS, pad, pad + board_h + 2.0 * font, width - 2 * pad, font)
+    height = round(pad + board_h + 2.0 * font + legend_h + pad)
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'),
-           f'<rect x="{pad}" y="{pad}" width="{state.cols * cell}" height="{state.rows * cell}" fill="{EMPTY}"/>']
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{font:g}">'),
+           f'<rect x="{x0:g}" y="{y0}" width="{board_w}" height="{board_h}" fill="{EMPTY}"/>']
     for p in state.placed:
-        out.extend(_card(p.row, p.col, p.matrix, cell, pad))
+        out.extend(_card(p.row, p.col, p.matrix, cell, x0, y0))
     for r in range(state.rows + 1):
-        out.append(f'<line x1="{pad}" y1="{pad + r * cell}" x2="{pad + state.cols * cell}" '
-                   f'y2="{pad + r * cell}" stroke="{GRID}" stroke-width="0.5"/>')
+        out.append(f'<line x1="{x0:g}" y1="{y0 + r * cell}" x2="{x0 + board_w:g}" '
+                   f'y2="{y0 + r * cell}" stroke="{GRID}" stroke-width="0.5"/>')
     for c in range(state.cols + 1):
-        out.append(f'<line x1="{pad + c * cell}" y1="{pad}" x2="{pad + c * cell}" '
-                   f'y2="{pad + state.rows * cell}" stroke="{GRID}" stroke-width="0.5"/>')
+        out.append(f'<line x1="{x0 + c * cell:g}" y1="{y0}" x2="{x0 + c * cell:g}" '
+                   f'y2="{y0 + board_h}" stroke="{GRID}" stroke-width="0.5"/>')
     for p in state.placed:
-        out.append(_frame(p.row, p.col, len(p.matrix), len(p.matrix[0]), cell, pad, OUTLINE, 1.5))
+        out.append(_frame(p.row, p.col, len(p.matrix), len(p.matrix[0]), cell, x0, y0, OUTLINE, 1.5))
     move = as_place(highlight)
     if move is not None:
         h, w = len(move.matrix), len(move.matrix[0])
         if _on_board(state, move):
-            out.append(_frame(move.row, move.col, h, w, cell, pad, FRAME, 4))
+            out.append(_frame(move.row, move.col, h, w, cell, x0, y0, FRAME, 4))
         else:
             out.append('<g opacity="0.65">')
-            out.extend(_card(move.row, move.col, move.matrix, cell, pad))
+            out.extend(_card(move.row, move.col, move.matrix, cell, x0, y0))
             out.append("</g>")
-            out.append(_frame(move.row, move.col, h, w, cell, pad, REJECTED, 3, dashed=True))
+            out.append(_frame(move.row, move.col, h, w, cell, x0, y0, REJECTED, 3, dashed=True))
     a, b = state.points
-    text = f"ply {state.ply}, score {a} : {b}" + ("" if state.passes < 2 else ", game over")
-    out.append(f'<text x="{pad}" y="{height - 7}">{escape(text)}</text>')
+    # The board's real size: with random cards the deal draws it, and the settings do not say it.
+    text = (f"board {state.rows} \u00d7 {state.cols}, ply {state.ply}, score {a} : {b}"
+            + ("" if state.passes < 2 else ", game over"))
+    out.append(f'<text x="{pad}" y="{pad + board_h + 1.4 * font:g}">{escape(text)}</text>')
+    out.append(legend)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _card(row: int, col: int, matrix: tuple[tuple[int, ...], ...], cell: int, pad: int) -> list[str]:
+# The legend's items: (swatch drawn in unit coordinates, its width in units, label). A unit is
+# the legend's font size; a swatch sits in the box from (0, 0) to (width, 1).
+_LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (
+    ("".join(f'<rect x="{k * 1.15:g}" y="0" width="1" height="1" fill="{PALETTE[k + 1]}"/>'
+             f'<text x="{k * 1.15 + 0.5:g}" y="0.8" font-size="0.8" text-anchor="middle" '
+             f'fill="{"#ffffff" if k == 0 else "#222222"}">{k + 1}</text>' for k in range(4)),
+     4.45, "colours 1-4"),
+    (f'<rect width="1" height="1" fill="{PALETTE[0]}"/><text x="0.5" y="0.8" font-size="0.8" '
+     f'text-anchor="middle" fill="#222222">0</text>', 1, "colour 0 (never joins a region)"),
+    (f'<rect width="1" height="1" fill="{EMPTY}" stroke="{GRID}" stroke-width="0.08"/>', 1, "empty"),
+    (f'<rect width="1" height="1" fill="{PALETTE[2]}" stroke="{OUTLINE}" stroke-width="0.1"/>'
+     f'<circle cx="0.5" cy="0.5" r="0.2" fill="{ANCHOR}"/>', 1, "a card, dot on its top-left cell"),
+    (f'<rect x="0.1" y="0.1" width="0.8" height="0.8" fill="none" stroke="{FRAME}" stroke-width="0.2"/>',
+     1, "last card"),
+    (f'<rect x="0.1" y="0.1" width="0.8" height="0.8" fill="{PALETTE[4]}" fill-opacity="0.65" stroke="{REJECTED}" '
+     f'stroke-width="0.15" stroke-dasharray="0.3 0.2"/>', 1, "rejected card"),
+)
+LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
+CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
+
+
+def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
+            font: float) -> tuple[str, float]:
+    """The legend as one ``<g class="legend">``: swatch and label per item, flowed into rows
+    that fit ``width`` from ``(x0, y0)``; returns it and its height."""
+    row = 1.5 * font
+    x, y = x0, y0
+    parts = ['<g class="legend">']
+    for swatch, units, label in items:
+        w = (units + 0.4 + CHAR * len(label)) * font
+        if x > x0 and x + w > x0 + width:
+            x, y = x0, y + row
+        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
+                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
+        x += w + font
+    parts.append("</g>")
+    return "".join(parts), y + row - y0
+
+
+def _card(row: int, col: int, matrix: tuple[tuple[int, ...], ...], cell: int, x0: float, y0: float) -> list[str]:
     parts = []
     for dr, line in enumerate(matrix):
         for dc, value in enumerate(line):
-            parts.append(f'<rect x="{pad + (col + dc) * cell}" y="{pad + (row + dr) * cell}" width="{cell}" '
+            parts.append(f'<rect x="{x0 + (col + dc) * cell:g}" y="{y0 + (row + dr) * cell:g}" width="{cell}" '
                          f'height="{cell}" fill="{PALETTE.get(value, "#000000")}"/>')
-    parts.append(f'<circle cx="{pad + col * cell + cell / 2}" cy="{pad + row * cell + cell / 2}" '
+    parts.append(f'<circle cx="{x0 + col * cell + cell / 2:g}" cy="{y0 + row * cell + cell / 2:g}" '
                  f'r="{cell / 6:g}" fill="{ANCHOR}"/>')
     return parts
 
 
-def _frame(row: int, col: int, h: int, w: int, cell: int, pad: int, colour: str, stroke: float,
+def _frame(row: int, col: int, h: int, w: int, cell: int, x0: float, y0: float, colour: str, stroke: float,
            dashed: bool = False) -> str:
     dash = ' stroke-dasharray="6 4"' if dashed else ""
-    return (f'<rect x="{pad + col * cell}" y="{pad + row * cell}" width="{w * cell}" height="{h * cell}" '
+    return (f'<rect x="{x0 + col * cell:g}" y="{y0 + row * cell:g}" width="{w * cell}" height="{h * cell}" '
             f'fill="none" stroke="{colour}" stroke-width="{stroke:g}"{dash}/>')
 
 

@@ -1,6 +1,9 @@
 // The replay viewer: swaps the drawn positions (embedded once as JSON) on step/play/slider.
 // Text from the page data is only ever set with textContent; drawings are shown through an
-// <img> (an SVG in an image cannot run scripts).
+// <img> (an SVG in an image cannot run scripts). It sizes the board (and, when the side column
+// stands beside it, that column) to fit the window, and never scrolls the page: only the move
+// list scrolls, within its own box. Once the first drawing has loaded, the viewer gets the
+// class "ready" (tests wait for it).
 (function () {
   "use strict";
   var dataNode = document.getElementById("replay-data");
@@ -18,6 +21,17 @@
   var playButton = document.getElementById("play");
   var speed = document.getElementById("speed");
   var rows = document.querySelectorAll("#moves tbody tr");
+  var viewer = document.getElementById("viewer");
+  var boardBox = document.getElementById("board-box");
+  var side = document.getElementById("side");
+  var controls = side.querySelector(".controls");
+  var movesBox = document.getElementById("moves-box");
+  var movesHead = movesBox.querySelector("thead");
+  var MAX_ZOOM = 1.5;  // a small drawing grows at most this much (more looks coarse, and wastes room)
+  var MIN_BOARD = 160;  // px: a board is never made smaller than this (the page scrolls instead)
+  var MIN_SIDE = 320;  // px: nor the side column lower than this
+  var BOTTOM = 12;  // px left free below the viewer
+  var shownSvg = -1;
   var texts = {};
   var current = -1;
   var timer = null;
@@ -39,6 +53,51 @@
 
   function imageUrl(i) { return "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svgText(i)); }
 
+  // The drawing's size from its root element's width and height (known before the image has
+  // loaded, so the board never shows at its natural size first); null if it has none.
+  function drawnSize(i) {
+    var tag = /<svg\b[^>]*>/.exec(svgText(i));
+    var w = tag && /\swidth="([\d.]+)"/.exec(tag[0]), h = tag && /\sheight="([\d.]+)"/.exec(tag[0]);
+    return w && h ? [Number(w[1]), Number(h[1])] : null;
+  }
+
+  function px(value) { return parseFloat(value) || 0; }
+
+  // Fit the board into the room the window leaves it: beside the side column (wide layout: the
+  // grid has two columns) or above the controls (narrow), as large as that allows up to MAX_ZOOM.
+  function fit() {
+    var grid = getComputedStyle(viewer), box = getComputedStyle(boardBox);
+    var wide = grid.gridTemplateColumns.split(" ").length > 1;
+    var chromeX = px(box.paddingLeft) + px(box.paddingRight) + px(box.borderLeftWidth) + px(box.borderRightWidth);
+    var chromeY = px(box.paddingTop) + px(box.paddingBottom) + px(box.borderTopWidth) + px(box.borderBottomWidth);
+    // In page coordinates, so a page scrolled by the reader fits the same as on load.
+    var room = window.innerHeight - (boardBox.getBoundingClientRect().top + window.pageYOffset) - BOTTOM;
+    var width = viewer.clientWidth - chromeX, height;
+    if (wide) {
+      width -= px(getComputedStyle(side).minWidth) + px(grid.columnGap);
+      height = room - chromeY;
+      side.style.height = Math.max(room, MIN_SIDE) + "px";
+    } else {
+      height = room - chromeY - px(grid.rowGap) - controls.offsetHeight;  // the controls come next
+      side.style.height = "";
+    }
+    var size = shownSvg >= 0 ? drawnSize(shownSvg) : null;
+    if (!size && board.naturalWidth) { size = [board.naturalWidth, board.naturalHeight]; }
+    if (!size || !size[0] || !size[1]) { return; }
+    var scale = Math.min(width / size[0], Math.max(height, MIN_BOARD) / size[1], MAX_ZOOM);
+    board.style.width = Math.floor(size[0] * scale) + "px";
+    board.style.height = Math.floor(size[1] * scale) + "px";
+  }
+
+  // Scroll the move list (never the page) just enough to show row.
+  function reveal(row) {
+    var box = movesBox.getBoundingClientRect(), r = row.getBoundingClientRect();
+    var top = box.top + movesBox.clientTop + (movesHead ? movesHead.offsetHeight : 0);
+    var bottom = box.top + movesBox.clientTop + movesBox.clientHeight;
+    if (r.top < top) { movesBox.scrollTop -= top - r.top; }
+    else if (r.bottom > bottom) { movesBox.scrollTop += Math.min(r.bottom - bottom, r.top - top); }
+  }
+
   function time(s) {
     if (s === null || s === undefined) { return "-"; }
     return s < 1 ? (s * 1000).toFixed(1) + " ms" : s.toFixed(2) + " s";
@@ -57,12 +116,16 @@
     i = Math.max(0, Math.min(frames.length - 1, i));
     var f = frames[i];
     if (f.s >= 0) {
-      board.src = imageUrl(f.s);
+      if (f.s !== shownSvg) {
+        shownSvg = f.s;
+        board.src = imageUrl(f.s);
+      }
       board.hidden = false;
       noBoard.hidden = true;
     } else {
       board.hidden = true;
       noBoard.hidden = false;
+      viewer.classList.add("ready");  // nothing to wait for
     }
     positionText.textContent = f.t;
     statusLine.textContent = describe(f, i);
@@ -74,11 +137,12 @@
     counter.textContent = i + " / " + (frames.length - 1);
     slider.value = String(i);
     if (current >= 0 && rows[current]) { rows[current].classList.remove("current"); }
+    current = i;
+    fit();  // (a game's drawings may differ in size)
     if (rows[i]) {
       rows[i].classList.add("current");
-      rows[i].scrollIntoView({block: "nearest"});
+      reveal(rows[i]);
     }
-    current = i;
     if (i === frames.length - 1) { pause(); }
   }
 
@@ -126,5 +190,11 @@
     return hash === "end" ? frames.length - 1 : (/^\d+$/.test(hash) ? Number(hash) : fallback);
   }
   window.addEventListener("hashchange", function () { pause(); show(fromHash(current)); });
+  board.addEventListener("load", function () { fit(); viewer.classList.add("ready"); });
+  board.addEventListener("error", function () { viewer.classList.add("ready"); });
+  window.addEventListener("resize", function () {
+    fit();
+    if (rows[current]) { reveal(rows[current]); }
+  });
   show(fromHash(data.start));
 }());

@@ -56,6 +56,17 @@ def test_svg_is_well_formed_with_legend_pieces_and_rolls() -> None:
     assert "everyone is home" in svg(*states()[-1])
 
 
+def test_svg_legend_names_the_cells_and_the_moves_rings() -> None:
+    state, highlight = states()[2]
+    root = ET.fromstring(svg(state, highlight))
+    legends = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "legend"]
+    assert len(legends) == 1
+    words = [t.text for t in legends[0].iter("{http://www.w3.org/2000/svg}text")]
+    assert words == ["start", "home", "stable", "last move: from (dashed), to"]
+    rings = [c for c in legends[0].iter("{http://www.w3.org/2000/svg}circle") if c.get("fill") == "none"]
+    assert [bool(c.get("stroke-dasharray")) for c in rings] == [True, False]  # as the board draws them
+
+
 def test_text_drawing() -> None:
     state, highlight = states()[2]
     drawing = text(state, highlight)

@@ -9,7 +9,8 @@ import pytest
 
 from harness.games.quoridor import GAME
 from harness.games.quoridor.moves import PASS, Step, Wall
-from harness.games.quoridor.render import board_text, svg, text
+from harness.games.quoridor.render import (COLOURS, HIGHLIGHT, WALL_COLOUR, board_text, svg,
+                                           text)
 from harness.games.quoridor.rules import RULES, State
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -42,6 +43,45 @@ def test_svg_of_random_positions() -> None:
         state = RULES.initial(settings, random.Random(seed))
         root = ET.fromstring(GAME.render(state, None))
         assert len(root.findall(f"{NS}line")) == 9
+
+
+def legend_of(state: State) -> tuple[list[str], list[ET.Element]]:
+    """The labels of the drawing's legend and its swatches' shapes."""
+    root = ET.fromstring(svg(state))
+    legend = next(g for g in root.findall(f"{NS}g") if g.get("class") == "legend")
+    shapes = [e for g in legend.findall(f"{NS}g") for e in g if e.tag != f"{NS}text"]
+    return [t.text or "" for t in legend.findall(f"{NS}text")], shapes
+
+
+def test_svg_legend_names_pawns_walls_and_the_last_move() -> None:
+    labels, shapes = legend_of(position())  # two initial walls, one of A's
+    assert labels == ["A, to reach row 3 (tinted)", "B, to reach row 0 (tinted)", "A's wall", "B's wall",
+                      "initial wall", "last move: step, wall"]
+    assert [e.get("fill") for e in shapes[:2]] == list(COLOURS)  # the pawns
+    assert [e.get("stroke") for e in shapes[2:5]] == [*COLOURS, WALL_COLOUR]  # the walls
+    assert {e.get("stroke") for e in shapes[5:]} == {HIGHLIGHT} and shapes[-1].get("stroke-dasharray")
+    labels, _ = legend_of(RULES.initial(RULES.parse_settings({}), random.Random(1)))
+    assert "initial wall" not in labels  # only when the board has some
+
+
+def test_svg_caption_says_the_ply_the_turn_and_walls_left() -> None:
+    words = "".join(ET.fromstring(svg(position())).itertext())
+    assert "ply 2; A to move; walls left: A 4, B 5" in words
+    won = RULES.apply(State.build(3, 3, [(0, 1), (2, 2)], turn=0), Step(0, 2))
+    assert "ply 1; A reached its goal row" in "".join(ET.fromstring(svg(won)).itertext())
+
+
+@pytest.mark.parametrize("size", [2, 4, 11, 50])
+def test_svg_legend_fits_and_grows_with_the_board(size: int) -> None:
+    state = RULES.initial(RULES.parse_settings({"sizex": size, "sizey": size}), random.Random(1))
+    root = ET.fromstring(svg(state))
+    width, height = float(root.get("width") or 0), float(root.get("height") or 0)
+    legend = next(g for g in root.findall(f"{NS}g") if g.get("class") == "legend")
+    font = float(legend.get("font-size") or 0)
+    assert font >= 13 and font >= size * 40 / 34 - 0.01
+    for label in legend.findall(f"{NS}text"):
+        x, y = float(label.get("x") or 0), float(label.get("y") or 0)
+        assert x + 0.52 * font * len(label.text or "") <= width and y <= height
 
 
 def test_text_board() -> None:

@@ -18,10 +18,12 @@ def state() -> Any:
     return RULES.initial(RULES.parse_settings({}), random.Random(0))
 
 
-def test_setup_calls_construct_the_player_then_set_tournament() -> None:
-    calls = ADAPTER.setup_calls(state(), 1, "novak", True)
+def test_setup_calls_construct_the_player_then_set_tournament_and_timeout() -> None:
+    from harness.games.streky import GAME
+
+    calls = GAME.setup_calls(state(), 1, "novak", True, 1.5)
     assert calls == [Call("__init__", ("novak", 19, 23, [as_lists(m) for m in COURSE]), "init"),
-                     Call("setattr", ("tournament", True))]
+                     Call("setattr", ("tournament", True)), Call("setattr", ("timeout", 1.5))]
     assert type(calls[0].args[3][0]) is list and type(calls[0].args[3][0][0]) is list
 
 
