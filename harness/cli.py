@@ -82,6 +82,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """argparse type: a duration in seconds, more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered command registered."""
     import harness.commands

@@ -198,9 +198,9 @@ class _Reader:
             raise self.fail(key, f"must be an integer >= {minimum}, got {value!r}")
         return value
 
-    def number(self, key: str, value: Any, minimum: float = 0.0) -> float:
-        if type(value) not in (int, float) or value <= minimum:
-            raise self.fail(key, f"must be a number > {minimum:g}, got {value!r}")
+    def number(self, key: str, value: Any, minimum: float = 0.0, inclusive: bool = False) -> float:
+        if type(value) not in (int, float) or value < minimum or (value == minimum and not inclusive):
+            raise self.fail(key, f"must be a number {'>=' if inclusive else '>'} {minimum:g}, got {value!r}")
         return float(value)
 
     def boolean(self, key: str, default: bool) -> bool:
@@ -466,7 +466,7 @@ def _limits(r: _Reader, game: GameSpec) -> Limits:
     if "memory_mb" in raw:
         values["memory_bytes"] = int(r.number("limits.memory_mb", raw["memory_mb"], minimum=16) * (1 << 20))
     if "backstop" in raw:
-        values["backstop"] = r.number("limits.backstop", raw["backstop"], minimum=1)
+        values["backstop"] = r.number("limits.backstop", raw["backstop"], minimum=1, inclusive=True)
     for key, choices in (("policy", ("wall", "cpu")), ("isolation", ("auto", "bwrap", "plain"))):
         if key in raw:
             if raw[key] not in choices:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from harness.cli import UsageError, positive
+from harness.cli import UsageError, positive, seconds
 from harness.commands._jobs import add_config, config_of, jobs_of, progress, results_of
 from harness.config import Job
 from harness.submission import SubmissionError
@@ -84,11 +84,11 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
 def cmd_run(args: argparse.Namespace) -> int:
     config, jobs, errors = jobs_of(args, strict=False)
     interrupt_on_signals()
-    failed = list(errors)
-    for problem in errors:
-        print(f"harness run: {problem}", file=sys.stderr)
     if not jobs:
         raise UsageError(errors[0] if errors else f"{config.path}: {args.job}: nothing to run")
+    failed = list(errors)
+    for problem in errors:  # a group's unusable members: one line each; the others still run
+        print(f"harness run: {problem}", file=sys.stderr)
     for job in jobs:
         try:
             run_one(args, job)
@@ -119,7 +119,7 @@ def register(sub: Any) -> None:
     add_config(run)
     run.add_argument("--workers", type=positive, help="games played at once (default: the job's, else one per core)")
     run.add_argument("--scheduler", metavar="ADDRESS", help="run the games on this Dask scheduler")
-    run.add_argument("--scheduler-timeout", type=float, default=10.0, metavar="SECONDS",
+    run.add_argument("--scheduler-timeout", type=seconds, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10 s)")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no leaderboard")
     run.add_argument("--no-self-check", action="store_true",

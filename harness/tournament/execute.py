@@ -235,7 +235,11 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
             error = "" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"[:500]
             raise
         finally:
-            executor.close()
+            calm = _hold_signals()  # a second Ctrl-C or SIGTERM must not cut the run's record short
+            try:
+                executor.close()
+            finally:
+                calm()
             info.update(played=summary.played, faults=summary.faults, refused=summary.refused, error=error)
             if status == "complete" and standings_of is not None:
                 try:
@@ -244,6 +248,17 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
                     info["error"] = f"standings: {exc}"[:500]
             store.end_run(run_id, status, info)
     return summary
+
+
+def _hold_signals() -> Callable[[], None]:
+    """Ignore Ctrl-C, SIGTERM and SIGHUP until the returned function restores them (main thread only)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    kinds = [s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    saved = {s: signal.signal(s, signal.SIG_IGN) for s in kinds}
+    return lambda: [signal.signal(s, h) for s, h in saved.items()] and None
 
 
 def with_workers(job: Job, workers: int | None) -> Job:

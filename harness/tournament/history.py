@@ -76,7 +76,7 @@ def annotate(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def series(runs: list[dict[str, Any]], key: str = "rank") -> tuple[list[str], dict[str, list[float | None]]]:
     """(run labels, login -> value per completed run) for a chart of ``key`` over the runs."""
     done = [r for r in runs if r["status"] == "complete" and "standings" in r]
-    labels = [time.strftime("%m-%d %H:%M", time.localtime(r["started"])) for r in done]
+    labels = [f"#{r['id']} {time.strftime('%m-%d %H:%M', time.localtime(r['started']))}" for r in done]
     logins = sorted({str(row["login"]) for r in done for row in r["standings"] if not row.get("absent")})
     values: dict[str, list[float | None]] = {login: [] for login in logins}
     for r in done:

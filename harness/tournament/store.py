@@ -84,8 +84,11 @@ class ResultsStore:
                                  f"(lock file {self._lock.lock_file})") from None
         try:
             self.db = sqlite3.connect(self.path, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.executescript(SCHEMA)
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.executescript(SCHEMA)
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a results store ({exc}); move it away to start afresh") from None
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -137,7 +140,12 @@ class ResultsStore:
         wanted = set(keys) if keys is not None else None
         for key, text in rows:
             if wanted is None or key in wanted:
-                yield key, GameRecord.from_json(json.loads(text))
+                try:
+                    record = GameRecord.from_json(json.loads(text))
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise StoreError(f"{self.path}: the stored game {key} is damaged ({type(exc).__name__}: "
+                                     f"{str(exc)[:100]})") from None
+                yield key, record
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])

@@ -7,9 +7,24 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from harness.sandbox.stale import DIR_PREFIX, owner_alive, sweep_stale_dirs
+
+
+def wait_until_zombie(child: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Wait until the killed ``child`` has exited, without reaping it (it stays a zombie).
+
+    SIGKILL is delivered asynchronously: on a busy machine the child may take a while to be
+    scheduled and die. ``waitid(WNOWAIT)`` reports an exited child and leaves it unreaped.
+    """
+    deadline = time.monotonic() + timeout
+    while os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+        assert time.monotonic() < deadline, f"the killed child {child.pid} did not exit within {timeout} s"
+        time.sleep(0.01)
+    if sys.platform.startswith("linux"):  # exited and unreaped: the process table shows a zombie
+        assert Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
 def test_folders_of_a_dead_harness_are_swept_and_live_ones_kept() -> None:
@@ -17,6 +32,7 @@ def test_folders_of_a_dead_harness_are_swept_and_live_ones_kept() -> None:
     gone.wait()  # reaped: its pid names no process now
     zombie = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     os.kill(zombie.pid, signal.SIGKILL)  # killed, not yet reaped: a zombie, as a killed owner may be
+    wait_until_zombie(zombie)
     root = Path(tempfile.gettempdir())
     live = Path(tempfile.mkdtemp(prefix=f"{DIR_PREFIX}{os.getpid()}-", dir=root))
     other = Path(tempfile.mkdtemp(prefix="harness-botany-", dir=root))  # not ours at all

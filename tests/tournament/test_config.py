@@ -81,7 +81,7 @@ BAD = [
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{policy: cpu-time}}}}}}",
      "jobs.a.limits.policy: must be wall or cpu, got 'cpu-time'"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{backstop: 0.5}}}}}}",
-     "jobs.a.limits.backstop: must be a number > 1"),
+     "jobs.a.limits.backstop: must be a number >= 1, got 0.5"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], limits: {{isolation: docker}}}}}}",
      "jobs.a.limits.isolation: must be auto or bwrap or plain"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, {STRATEGIE}], gmaes: 3}}}}",
