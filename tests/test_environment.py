@@ -260,3 +260,33 @@ class Player:
         import numpy
 
         assert not (Path(numpy.__file__).parent / "evil.py").exists()
+
+
+def test_the_course_s_bots_play_a_job_with_its_approval(tmp_path: Path) -> None:
+    """harness run: a Pillow bot, a numpy bot (approved in the job) and a two-file bot, all ok."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    for name in ("streky_pillow", "streky_numpy", "streky_two_files"):
+        shutil.copytree(COURSE / name, tmp_path / "subs" / name)
+    (tmp_path / "tournaments.yaml").write_text(f"""
+jobs:
+  g:
+    game: streky
+    format: gauntlet
+    submissions: subs
+    opponent: {REPO}/reference_players/streky/brute.py
+    settings: [{{cards: random}}]
+    games: 2
+    bot_packages: [numpy]
+    awards: {{policy: pass_fail, points: 5}}
+""")
+    run = subprocess.run([sys.executable, "-m", "harness", "run", "g", "--quiet", "--no-self-check"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    board = json.loads(subprocess.run([sys.executable, "-m", "harness", "leaderboard", "g", "--format", "json"],
+                                      cwd=tmp_path, capture_output=True, text=True, timeout=120).stdout)
+    assert {r["login"]: (r["points"], r["reason"]) for r in board["rows"]} == {
+        "streky_pillow": (5, ""), "streky_numpy": (5, ""), "streky_two_files": (5, "")}

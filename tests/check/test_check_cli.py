@@ -186,3 +186,13 @@ def test_an_unwritable_replay_is_said_not_fatal(tmp_path: Path) -> None:
                 "--out", str(tmp_path / "a-file/sub"))
     assert run.returncode == 1, run.stderr
     assert f"  replay: not written ({tmp_path / 'a-file/sub'}: " in run.stdout
+
+
+def test_a_bot_that_sleeps_past_the_backstop_fails_and_check_says_which_clock(tmp_path: Path) -> None:
+    """Under the cpu policy sleeping costs no CPU time; the wall-clock backstop (1.5 x 1 s) stops it."""
+    (tmp_path / "sleepy.py").write_text("import time\n\n\nclass Player:\n    def __init__(self, name):\n"
+                                        "        pass\n\n    def zet(self, spel):\n        time.sleep(2.5)\n"
+                                        "        return 2\n")
+    code, report = check_json(tmp_path / "sleepy.py", tmp_path, 1)
+    assert code == 1 and report["first_error"]["verdict"] == "timeout"
+    assert "zet() did not return within the wall-clock backstop of 1.5 s" in report["first_error"]["reason"]

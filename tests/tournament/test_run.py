@@ -125,6 +125,26 @@ def test_only_games_of_a_changed_submission_are_replayed(tmp_path: Path) -> None
     assert "40 games, 24 reused, 16 played" in err, err
 
 
+def test_a_changed_module_beside_player_py_replays_that_student_s_games(tmp_path: Path) -> None:
+    config = make_job(tmp_path, games=1)
+    folder = tmp_path / "submissions" / "cat"
+    (folder / "player.py").write_bytes(b"from steps import zet_of\n\n\nclass Player:\n    def __init__(self, name):\n"
+                                       b"        self.name = name\n\n    def zet(self, spel):\n"
+                                       b"        return zet_of(spel)\n")
+    (folder / "steps.py").write_bytes(b"def zet_of(spel):\n    for stap in range(1, spel.N + 1):\n"
+                                      b"        n = spel.positie + stap\n"
+                                      b"        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):\n"
+                                      b"            return stap\n    return 1\n")
+    first = harness_run(config)
+    assert first.wait(timeout=300) == 0
+    assert all(v == "ok" for logins, verdicts, *_ in stored(tmp_path / "results" / "rr").values()
+               for login, v in zip(logins, verdicts) if login == "cat")  # the two-file bot plays
+    (folder / "steps.py").write_bytes((folder / "steps.py").read_bytes() + b"# changed\n")
+    second = harness_run(config)
+    _, err = second.communicate(timeout=300)
+    assert "40 games, 24 reused, 16 played" in err, err  # only cat's games: 4 x 2 x 2
+
+
 def test_two_runs_of_one_job_cannot_overlap(tmp_path: Path) -> None:
     config = make_job(tmp_path)
     job = load_config(config).resolve("rr")[0]
