@@ -101,8 +101,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"harness (bot-harness) {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     for info in sorted(pkgutil.iter_modules(harness.commands.__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"harness.commands.{info.name}").register(sub)
+        if info.name.startswith("_"):
+            continue
+        try:
+            module = importlib.import_module(f"harness.commands.{info.name}")
+        except ImportError as exc:
+            # A file an older version left behind (an upgrade over an editable install, say) must
+            # not take every command down with it.
+            print(f"harness: warning: ignoring the command module {info.name} ({exc}); reinstall the harness "
+                  f"if this persists", file=sys.stderr)
+            continue
+        module.register(sub)
     return parser
 
 
