@@ -3,9 +3,21 @@ import random
 import numpy as np
 
 
-# A player that keeps its board in a numpy array and turns its cards with numpy (np.rot90 turns
-# counter-clockwise, as the course's rotation does). Students used numpy once the lecturer had
-# approved it for the tournament: a job approves it with `bot_packages: [numpy]`.
+# A player that keeps its board in a numpy array, turns its cards with numpy (np.rot90 turns
+# counter-clockwise, as the course's rotation does) and finds every legal place of a card at once
+# with window sums over the board. Students used numpy once the lecturer had approved it for the
+# tournament: a job approves it with `bot_packages: [numpy]`.
+
+
+def window_sums(integral, h, w):
+    """Sums of every h x w window of the array whose integral image is given."""
+    return integral[h:, w:] - integral[:-h, w:] - integral[h:, :-w] + integral[:-h, :-w]
+
+
+def integral_image(a):
+    out = np.zeros((a.shape[0] + 1, a.shape[1] + 1), dtype=np.int64)
+    out[1:, 1:] = a.cumsum(0).cumsum(1)
+    return out
 
 
 class Player(base.BasePlayer):
@@ -19,26 +31,19 @@ class Player(base.BasePlayer):
         m = np.array(card)
         self.board[row:row + m.shape[0], col:col + m.shape[1]] = m
 
-    def legal(self, row, col, m):
-        h, w = m.shape
-        if row + h > self.boardRows or col + w > self.boardCols:
-            return False
-        if (self.board[row:row + h, col:col + w] != -1).any():
-            return False
-        if not (self.board != -1).any():
-            return True
-        r0, r1, c0, c1 = max(row - 1, 0), min(row + h + 1, self.boardRows), max(col - 1, 0), min(col + w + 1, self.boardCols)
-        ring = self.board[r0:r1, c0:c1].copy()
-        ring[row - r0:row - r0 + h, col - c0:col - c0 + w] = -1  # the card's own cells
-        if row - 1 >= 0 and col - 1 >= 0:
-            ring[0, 0] = -1  # corners do not count
-        if row - 1 >= 0 and col + w < self.boardCols:
-            ring[0, -1] = -1
-        if row + h < self.boardRows and col - 1 >= 0:
-            ring[-1, 0] = -1
-        if row + h < self.boardRows and col + w < self.boardCols:
-            ring[-1, -1] = -1
-        return bool((ring != -1).any())
+    def places(self, h, w):
+        """Every (row, col) where an h x w card fits on free cells and touches a card by an edge."""
+        rows, cols = self.board.shape
+        if h > rows or w > cols:
+            return np.zeros((0, 2), dtype=int)
+        occupied = (self.board != -1).astype(np.int64)
+        free = window_sums(integral_image(occupied), h, w) == 0
+        if occupied.any():
+            padded = integral_image(np.pad(occupied, 1))
+            above_below = window_sums(padded, h + 2, w)[:, 1:cols - w + 2]
+            left_right = window_sums(padded, h, w + 2)[1:rows - h + 2, :]
+            free &= (above_below + left_right) > 0
+        return np.argwhere(free)
 
     def play(self, newCardOnDesk):
         if len(newCardOnDesk) == 3:
@@ -49,14 +54,12 @@ class Player(base.BasePlayer):
                 continue
             for k in range(4):
                 m = np.rot90(np.array(card), k)
-                for row in range(self.boardRows - m.shape[0] + 1):
-                    for col in range(self.boardCols - m.shape[1] + 1):
-                        if self.legal(row, col, m):
-                            options.append((i, row, col, m))
+                for row, col in self.places(*m.shape):
+                    options.append((i, row, col, m))
         if not options:
             return []
         i, row, col, m = random.choice(options)
         self.free[i] = False
         card = m.tolist()  # plain ints: the answer must be lists of int, not numpy values
-        self.put(row, col, card)
+        self.put(int(row), int(col), card)
         return [int(row), int(col), card]
