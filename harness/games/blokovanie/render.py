@@ -9,10 +9,10 @@ answer) is not drawn. Below the board: whose move it is (or who won) and a legen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
+from harness.games.legend import LEGEND_WIDTH, legend as draw_legend
 from harness.games.blokovanie.rules import State, is_move
 
 CELL = 32
@@ -36,7 +36,7 @@ def svg(state: State, highlight: Any = None) -> str:
     width = max(board_w, 380, round(LEGEND_WIDTH * font))
     ox = (width - board_w) / 2  # a board narrower than the legend is centred above it
     bottom = MARGIN + rows * CELL  # the caption and the legend go below the board
-    legend, legend_h = _legend(LEGEND_ITEMS, 6, bottom + 2 * font, width - 12, font)
+    legend, legend_h = draw_legend(LEGEND_ITEMS, 6, bottom + 2 * font, width - 12, font)
     height = round(bottom + 2 * font + legend_h + 4)
 
     def px(c: float) -> float:
@@ -75,8 +75,6 @@ def svg(state: State, highlight: Any = None) -> str:
     return "".join(out)
 
 
-LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
-CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
 LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (  # (swatch in unit coordinates, its width, label)
     (f'<rect width="1" height="1" fill="{FREE_FILL}" stroke="#999999" stroke-width="0.08"/>', 1, "free"),
     (f'<rect width="1" height="1" fill="{BLOCKED_FILL}"/>', 1, "blocked"),
@@ -84,25 +82,6 @@ LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (  # (swatch in unit coordina
     (f'<rect x="0.05" y="0.05" width="0.9" height="0.9" fill="none" stroke="{HIGHLIGHT}" stroke-width="0.1" '
      f'stroke-dasharray="0.2 0.12"/>', 1, "the cells it blocked"),
 )
-
-
-def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
-            font: float) -> tuple[str, float]:
-    """The legend as one ``<g class="legend">``: each item's swatch (drawn in unit coordinates,
-    ``units`` wide and one high; a unit is the font size) and label, flowed into rows that fit
-    ``width`` from ``(x0, y0)``; returns it and its height."""
-    row = 1.5 * font
-    x, y = x0, y0
-    parts = [f'<g class="legend" font-size="{font:g}">']
-    for swatch, units, label in items:
-        w = (units + 0.4 + CHAR * len(label)) * font
-        if x > x0 and x + w > x0 + width:
-            x, y = x0, y + row
-        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
-                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
-        x += w + font
-    parts.append("</g>")
-    return "".join(parts), y + row - y0
 
 
 def text(state: State, highlight: Any = None) -> str:

@@ -5,10 +5,9 @@ Below the track a legend (a ``<g class="legend">``) says what the colours and ma
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
+from harness.games.legend import LEGEND_WIDTH, legend as draw_legend
 from harness.games.priemspel.rules import State, is_prime
 
 CELL = 28
@@ -17,8 +16,6 @@ PRIME = "#f2c14e"
 END = "#d1495b"
 PAWN = "#2e4057"
 FONT = 13
-LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a short track's legend needs room)
-CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
 LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (  # (swatch in unit coordinates, its width, label)
     (f'<rect width="1" height="1" fill="{SQUARE}" stroke="#555555" stroke-width="0.08"/>', 1, "square"),
     (f'<rect width="1" height="1" fill="{PRIME}" stroke="#555555" stroke-width="0.08"/>', 1, "prime"),
@@ -32,7 +29,7 @@ def svg(state: State, highlight: Any = None) -> str:
     """The track with prime squares shaded; ``highlight`` (a step) marks the pawn's last jump."""
     squares = range(0, state.end + 1)
     width = max(CELL * len(squares) + 8, LEGEND_WIDTH * FONT)
-    legend, legend_h = _legend(LEGEND_ITEMS, 4, CELL * 2 + 8, width - 8, FONT)
+    legend, legend_h = draw_legend(LEGEND_ITEMS, 4, CELL * 2 + 8, width - 8, FONT)
     height = round(CELL * 2 + 8 + legend_h + 2)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">']
@@ -55,20 +52,3 @@ def svg(state: State, highlight: Any = None) -> str:
     return "".join(parts)
 
 
-def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
-            font: float) -> tuple[str, float]:
-    """The legend as one ``<g class="legend">``: each item's swatch (drawn in unit coordinates,
-    ``units`` wide and one high; a unit is the font size) and label, flowed into rows that fit
-    ``width`` from ``(x0, y0)``; returns it and its height."""
-    row = 1.5 * font
-    x, y = x0, y0
-    parts = [f'<g class="legend" font-size="{font:g}">']
-    for swatch, units, label in items:
-        w = (units + 0.4 + CHAR * len(label)) * font
-        if x > x0 and x + w > x0 + width:
-            x, y = x0, y + row
-        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
-                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
-        x += w + font
-    parts.append("</g>")
-    return "".join(parts), y + row - y0

@@ -9,10 +9,11 @@ The SVG's caption says the ply, whose move it is and the walls left; its legend 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
+from harness.games.legend import LEGEND_WIDTH, legend as draw_legend
 from harness.games.quoridor.moves import Step, Wall, WallKey, key_edges, wall_key
 from harness.games.quoridor.rules import State
 
@@ -58,7 +59,7 @@ def svg(state: State, highlight: Any = None) -> str:
         items.append((_wall(WALL_COLOUR), 1.6, "initial wall"))
     items.append((f'<circle cx="0.5" cy="0.5" r="0.42" fill="none" stroke="{HIGHLIGHT}" stroke-width="0.12"/>'
                   + _wall(HIGHLIGHT, ' stroke-dasharray="0.25 0.18"', 1.3), 2.9, "last move: step, wall"))
-    legend, legend_h = _legend(items, 6, top + 2 * font, width - 12, font)
+    legend, legend_h = draw_legend(items, 6, top + 2 * font, width - 12, font)
     height = round(top + 2 * font + legend_h + 4)
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">'),
@@ -118,27 +119,6 @@ def _wall(colour: str, extra: str = "", x: float = 0.0) -> str:
             f'stroke-linecap="round"{extra}/>')
 
 
-LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
-CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
-
-
-def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
-            font: float) -> tuple[str, float]:
-    """The legend as one ``<g class="legend">``: each item's swatch (drawn in unit coordinates,
-    ``units`` wide and one high; a unit is the font size) and label, flowed into rows that fit
-    ``width`` from ``(x0, y0)``; returns it and its height."""
-    row = 1.5 * font
-    x, y = x0, y0
-    parts = [f'<g class="legend" font-size="{font:g}">']
-    for swatch, units, label in items:
-        w = (units + 0.4 + CHAR * len(label)) * font
-        if x > x0 and x + w > x0 + width:
-            x, y = x0, y + row
-        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
-                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
-        x += w + font
-    parts.append("</g>")
-    return "".join(parts), y + row - y0
 
 
 # ---- text ---------------------------------------------------------------------------------

@@ -11,10 +11,10 @@ and a legend of all this (in a ``<g class="legend">``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
+from harness.games.legend import LEGEND_WIDTH, legend as draw_legend
 from harness.games.streky.cards import as_matrix
 from harness.games.streky.placements import Place
 from harness.games.streky.rules import State
@@ -55,7 +55,7 @@ def svg(state: State, highlight: Any = None, cell: int = 20) -> str:
     font = max(13.0, board_w / 34)
     width = max(board_w + 2 * pad, round(LEGEND_WIDTH * font))
     x0, y0 = (width - board_w) / 2, pad  # the board's corner (narrower than the legend: centred)
-    legend, legend_h = _legend(_LEGEND_ITEMS, pad, pad + board_h + 2.0 * font, width - 2 * pad, font)
+    legend, legend_h = draw_legend(_LEGEND_ITEMS, pad, pad + board_h + 2.0 * font, width - 2 * pad, font)
     height = round(pad + board_h + 2.0 * font + legend_h + pad)
     out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="{font:g}">'),
@@ -107,26 +107,6 @@ _LEGEND_ITEMS: tuple[tuple[str, float, str], ...] = (
     (f'<rect x="0.1" y="0.1" width="0.8" height="0.8" fill="{PALETTE[4]}" fill-opacity="0.65" stroke="{REJECTED}" '
      f'stroke-width="0.15" stroke-dasharray="0.3 0.2"/>', 1, "rejected card"),
 )
-LEGEND_WIDTH = 30  # the narrowest drawing, in font sizes (a small board's legend needs room)
-CHAR = 0.52  # a character's width in font sizes, generous for sans-serif: labels must not run off
-
-
-def _legend(items: Sequence[tuple[str, float, str]], x0: float, y0: float, width: float,
-            font: float) -> tuple[str, float]:
-    """The legend as one ``<g class="legend">``: swatch and label per item, flowed into rows
-    that fit ``width`` from ``(x0, y0)``; returns it and its height."""
-    row = 1.5 * font
-    x, y = x0, y0
-    parts = ['<g class="legend">']
-    for swatch, units, label in items:
-        w = (units + 0.4 + CHAR * len(label)) * font
-        if x > x0 and x + w > x0 + width:
-            x, y = x0, y + row
-        parts.append(f'<g transform="translate({x:.1f} {y:.1f}) scale({font:g})">{swatch}</g>'
-                     f'<text x="{x + (units + 0.4) * font:.1f}" y="{y + 0.85 * font:.1f}">{escape(label)}</text>')
-        x += w + font
-    parts.append("</g>")
-    return "".join(parts), y + row - y0
 
 
 def _card(row: int, col: int, matrix: tuple[tuple[int, ...], ...], cell: int, x0: float, y0: float) -> list[str]:
