@@ -235,30 +235,51 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
             error = "" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"[:500]
             raise
         finally:
-            calm = _hold_signals()  # a second Ctrl-C or SIGTERM must not cut the run's record short
+            # A signal now (a second Ctrl-C, or the first one just as the last game ended) must not
+            # cut the run's record short: it is held until the record is written.
+            held = HeldSignals()
             try:
                 executor.close()
+                info.update(played=summary.played, faults=summary.faults, refused=summary.refused, error=error)
+                if status == "complete" and standings_of is not None:
+                    try:
+                        info["standings"] = standings_of(job)
+                    except Exception as exc:  # noqa: BLE001 - history must not break a finished run
+                        info["error"] = f"standings: {exc}"[:500]
+                store.end_run(run_id, status, info)
             finally:
-                calm()
-            info.update(played=summary.played, faults=summary.faults, refused=summary.refused, error=error)
-            if status == "complete" and standings_of is not None:
-                try:
-                    info["standings"] = standings_of(job)
-                except Exception as exc:  # noqa: BLE001 - history must not break a finished run
-                    info["error"] = f"standings: {exc}"[:500]
-            store.end_run(run_id, status, info)
+                # A run already stopping drops it; a run that finished stops now (no report build).
+                held.release(deliver=status == "complete")
     return summary
 
 
-def _hold_signals() -> Callable[[], None]:
-    """Ignore Ctrl-C, SIGTERM and SIGHUP until the returned function restores them (main thread only)."""
-    import threading
+class HeldSignals:
+    """Holds Ctrl-C, SIGTERM and SIGHUP from construction until ``release`` (main thread only).
 
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    kinds = [s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
-    saved = {s: signal.signal(s, signal.SIG_IGN) for s in kinds}
-    return lambda: [signal.signal(s, h) for s, h in saved.items()] and None
+    A held signal is remembered, not lost: ``release(deliver=True)`` raises it again once the
+    handlers are back, so a run asked to stop while it was writing its record still stops.
+    """
+
+    KINDS = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
+
+    def __init__(self) -> None:
+        import threading
+
+        self.caught: list[int] = []
+        self.saved: dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            self.saved = {s: signal.signal(s, self._remember) for s in self.KINDS}
+
+    def _remember(self, signum: int, _frame: Any) -> None:
+        self.caught.append(signum)
+
+    def release(self, deliver: bool) -> None:
+        """Restore the handlers; with ``deliver``, raise the first held signal through them."""
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        self.saved = {}
+        if deliver and self.caught:
+            signal.raise_signal(self.caught[0])
 
 
 def with_workers(job: Job, workers: int | None) -> Job:
