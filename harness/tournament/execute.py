@@ -268,7 +268,9 @@ class HeldSignals:
         self.caught: list[int] = []
         self.saved: dict[int, Any] = {}
         if threading.current_thread() is threading.main_thread():
-            self.saved = {s: signal.signal(s, self._remember) for s in self.KINDS}
+            # An ignored signal (e.g. SIGINT of a job started in the background) stays ignored.
+            self.saved = {s: signal.signal(s, self._remember) for s in self.KINDS
+                          if signal.getsignal(s) is not signal.SIG_IGN}
 
     def _remember(self, signum: int, _frame: Any) -> None:
         self.caught.append(signum)
@@ -293,12 +295,16 @@ class Interrupted(KeyboardInterrupt):
 
 def interrupt_on_signals() -> None:
     """Make SIGTERM and SIGHUP (``systemctl stop``, a cron timeout, a closed terminal) stop a run
-    the way Ctrl-C does: promptly, keeping every finished game, exit code non-zero."""
+    the way Ctrl-C does: promptly, keeping every finished game, exit code non-zero.
+
+    A signal the run was started with ignored stays ignored, as Python leaves SIGINT: under
+    ``nohup`` a closed terminal must not stop the run.
+    """
     def handler(signum: int, _frame: Any) -> None:
         raise Interrupted(signal.Signals(signum).name)
 
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, handler)
 
 
