@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from harness.submission import imported_names
 from harness.games.blokovanie import GAME
 from harness.games.blokovanie.rules import RULES, State, neighbourhoods
 from harness.inprocess import LocalBot, load_class, play
@@ -66,13 +67,7 @@ def test_reference_players_are_single_ascii_files_importing_only_the_standard_li
     source = (REFERENCE / f"{name}.py").read_bytes()
     assert all(b < 128 for b in source)
     tree = ast.parse(source)
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {a.name.partition(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0 and node.module
-            imported.add(node.module.partition(".")[0])
+    imported = imported_names(source)
     assert imported <= set(sys.stdlib_module_names)
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     methods = {f.name: f for f in classes["Player"].body if isinstance(f, ast.FunctionDef)}

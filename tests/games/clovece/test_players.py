@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from harness.submission import imported_names
 from harness.games.base import Call
 from harness.games.clovece import GAME
 from harness.games.clovece.adapter import ADAPTER
@@ -25,13 +26,7 @@ def test_reference_players_are_student_style_files(name: str) -> None:
     source = (GAME.reference_dir / f"{name}.py").read_bytes()
     assert all(b < 128 for b in source)
     tree = ast.parse(source)
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {a.name.partition(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0 and node.module
-            imported.add(node.module.partition(".")[0])
+    imported = imported_names(source)
     assert "clovece" in imported and imported - {"clovece"} <= set(sys.stdlib_module_names)
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
     assert [c.name for c in classes] == ["Player"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import random
 import sys
 from collections import Counter
@@ -11,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from harness.submission import imported_names
 from harness.games.streky.cards import as_matrix
 from harness.games.streky import GAME
 from harness.inprocess import load_class, play
@@ -45,13 +45,7 @@ def test_the_board_core_is_the_same_in_every_reference_player() -> None:
 def test_reference_players_are_single_ascii_files_importing_only_stdlib_and_base(name: str) -> None:
     source = (REFERENCE / f"{name}.py").read_bytes()
     assert all(b < 128 for b in source)
-    imported = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            imported |= {a.name.partition(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0 and node.module
-            imported.add(node.module.partition(".")[0])
+    imported = imported_names(source)
     assert "base" in imported
     assert imported - {"base"} <= set(sys.stdlib_module_names)
 
