@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.games.svg import split_legend
 from harness.games.blokovanie.render import BLOCKED_FILL, FREE_FILL, HIGHLIGHT, svg, text
 from harness.games.blokovanie.rules import RULES, State
 
@@ -26,11 +27,7 @@ def played(rows: int, cols: int, plies: int, seed: int = 1) -> State:
 
 def drawing(state: State, highlight: object = None) -> ET.Element:
     """The SVG of ``state`` without its legend (whose swatches look like cells and marks)."""
-    root = ET.fromstring(svg(state, highlight))
-    legends = [g for g in root.findall(NS + "g") if g.get("class") == "legend"]
-    assert len(legends) == 1
-    root.remove(legends[0])
-    return root
+    return split_legend(svg(state, highlight))[0]
 
 
 STATES = [played(5, 6, 0), played(5, 6, 2), played(1, 1, 1), played(3, 11, 3), played(12, 4, 2),

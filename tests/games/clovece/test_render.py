@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
+from tests.games.svg import split_legend
 from harness.games.clovece import GAME
 from harness.games.clovece.render import HOME_CELLS, STABLE_CELLS, TRACK_CELLS, cell_of, svg, text
 from harness.games.clovece.rules import RULES, STARTS, Move
@@ -58,12 +59,10 @@ def test_svg_is_well_formed_with_legend_pieces_and_rolls() -> None:
 
 def test_svg_legend_names_the_cells_and_the_moves_rings() -> None:
     state, highlight = states()[2]
-    root = ET.fromstring(svg(state, highlight))
-    legends = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "legend"]
-    assert len(legends) == 1
-    words = [t.text for t in legends[0].iter("{http://www.w3.org/2000/svg}text")]
+    legend = split_legend(svg(state, highlight))[1]
+    words = [t.text for t in legend.iter("{http://www.w3.org/2000/svg}text")]
     assert words == ["start", "home", "stable", "last move: from (dashed), to"]
-    rings = [c for c in legends[0].iter("{http://www.w3.org/2000/svg}circle") if c.get("fill") == "none"]
+    rings = [c for c in legend.iter("{http://www.w3.org/2000/svg}circle") if c.get("fill") == "none"]
     assert [bool(c.get("stroke-dasharray")) for c in rings] == [True, False]  # as the board draws them
 
 

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.games.svg import split_legend
 from harness.games import get_game
 from harness.games.priemspel.render import END, PAWN, PRIME, SQUARE, svg
 from harness.games.priemspel.rules import RULES, State, is_prime
@@ -20,11 +21,7 @@ def start(n: int = 5, begin: int = 0) -> State:
 
 def parts(state: State, highlight: object = None) -> tuple[ET.Element, ET.Element]:
     """The drawing without its legend, and the legend."""
-    root = ET.fromstring(svg(state, highlight))
-    legends = [g for g in root.findall(NS + "g") if g.get("class") == "legend"]
-    assert len(legends) == 1
-    root.remove(legends[0])
-    return root, legends[0]
+    return split_legend(svg(state, highlight))
 
 
 def test_the_track_shades_primes_and_the_end_square() -> None:

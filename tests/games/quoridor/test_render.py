@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.games.svg import split_legend
 from harness.games.quoridor import GAME
 from harness.games.quoridor.moves import PASS, Step, Wall
 from harness.games.quoridor.render import (COLOURS, HIGHLIGHT, WALL_COLOUR, board_text, svg,
@@ -47,8 +48,7 @@ def test_svg_of_random_positions() -> None:
 
 def legend_of(state: State) -> tuple[list[str], list[ET.Element]]:
     """The labels of the drawing's legend and its swatches' shapes."""
-    root = ET.fromstring(svg(state))
-    legend = next(g for g in root.findall(f"{NS}g") if g.get("class") == "legend")
+    legend = split_legend(svg(state))[1]
     shapes = [e for g in legend.findall(f"{NS}g") for e in g if e.tag != f"{NS}text"]
     return [t.text or "" for t in legend.findall(f"{NS}text")], shapes
 

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.games.svg import split_legend
 from harness.games import get_game
 from harness.games.streky.cards import as_matrix
 from harness.games.streky.placements import PASS, Place
@@ -27,11 +28,7 @@ def midgame(settings: dict | None = None, plies: int = 12) -> State:
 
 def drawing(state: State, highlight: object = None) -> ET.Element:
     """The SVG of ``state`` without its legend (whose swatches look like cards and frames)."""
-    root = ET.fromstring(svg(state, highlight))
-    legends = [g for g in root.findall(NS + "g") if g.get("class") == "legend"]
-    assert len(legends) == 1
-    root.remove(legends[0])
-    return root
+    return split_legend(svg(state, highlight))[0]
 
 
 def test_the_game_renders_through_its_spec() -> None:
