@@ -51,7 +51,7 @@ import yaml
 from harness.games import UnknownGame, game_names, get_game
 from harness.games.base import GameSpec, SettingsError
 from harness.sandbox.limits import Limits
-from harness.sandbox.packages import PackageError, install_hint, resolve
+from harness.sandbox.packages import PackageError, approve
 from harness.submission import MAIN, ZIP
 
 FORMATS = ("gauntlet", "round_robin", "shuffled", "sembasic")
@@ -428,14 +428,9 @@ def _packages(r: _Reader, game: GameSpec) -> tuple[str, ...]:
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
         raise r.fail("bot_packages", f"must be a list of import names (e.g. [numpy]), got {raw!r}")
     for i, name in enumerate(raw):
-        if name in game.forbidden_imports:
-            raise r.fail(f"bot_packages[{i}]", f"{name!r} is forbidden in {game.title} (the game's rules)")
         try:
-            resolve(name)
+            approve(name, game.forbidden_imports, game.title)
         except PackageError as exc:
-            if "not installed" in str(exc):
-                raise r.fail(f"bot_packages[{i}]", f"{name!r} is not installed here (install it with: "
-                                                   f"{install_hint(name)})") from None
             raise r.fail(f"bot_packages[{i}]", str(exc)) from None
     return tuple(sorted(set(raw)))
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from harness.cli import UsageError
 from harness.config import Config, ConfigError, Job, load_config
+from harness.sandbox.packages import PackageError, approve
 from harness.submission import SubmissionError
 from harness.tournament.results import JobResults, job_results
 from harness.tournament.store import StoreError
@@ -100,3 +101,13 @@ def progress(quiet: bool) -> Any:
         return tqdm(total=total, initial=done, desc=label, unit="game", dynamic_ncols=True)
 
     return factory
+
+
+def packages_of(names: list[str] | None, game: Any) -> tuple[str, ...]:
+    """The ``--package`` approvals, each checked like a job's ``bot_packages``."""
+    for name in names or []:
+        try:
+            approve(name, game.forbidden_imports, game.title)
+        except PackageError as exc:
+            raise UsageError(f"--package {name}: {exc}") from None
+    return tuple(sorted(set(names or [])))

@@ -19,7 +19,8 @@ from typing import Any
 from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name, play_games,
                            play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
-from harness.config import Config, ConfigError, Job, load_config
+from harness.commands._jobs import packages_of
+from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import Verdict
@@ -181,8 +182,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     job: Job | None = None
     if args.against:
         references = _references(game, args.against)
-        limits = dataclasses.replace(Limits(policy=args.policy or "cpu", backstop=1.5).with_game(game),
-                                     packages=tuple(sorted(set(args.package or ()))))
+        limits = dataclasses.replace(Limits(policy=args.policy or "cpu", backstop=BACKSTOP).with_game(game),
+                                     packages=packages_of(args.package, game))
     else:
         job, source = grading_job(args, game)
         if settings:  # then this is no longer what the grader plays (said in the last line)
@@ -192,7 +193,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.policy:
             limits = dataclasses.replace(limits, policy=args.policy)
         if args.package:
-            limits = dataclasses.replace(limits, packages=tuple(sorted({*limits.packages, *args.package})))
+            limits = dataclasses.replace(limits, packages=tuple(sorted({*limits.packages,
+                                                                        *packages_of(args.package, game)})))
         job = dataclasses.replace(job, limits=limits)
     report = CheckReport(game, args.player, [], sandbox_notes(), job=job, files=submission.names,
                          modified=bool(settings) and job is not None)
@@ -209,7 +211,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         say(f"Grading job: {job.name} (from {source}): {len(tasks)} games against {opponent}, seats alternating; "
             f"settings {settings_text}; seeds from {job.seed}; tournament = {job.tournament}")
     else:
-        say(f"Practice: {args.games or 10} games against each of {', '.join(r.stem for r in references)} "
+        say(f"Practice: {args.games or DEFAULT_GAMES} games against each of {', '.join(r.stem for r in references)} "
             f"(not the grading job)")
     say(f"Limits: {limits_text(limits, game)}")
     first_settings = job.settings[0] if job is not None else settings
@@ -236,7 +238,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         else:
             names = [opponent_name(r, login) for r in references]
             width = max(len(n) for n in names)
-            for result in play_games(game, submission, login=login, references=references, games=args.games or 10,
+            for result in play_games(game, submission, login=login, references=references, games=args.games or DEFAULT_GAMES,
                                      seed=args.seed, settings=settings, limits=limits):
                 report.games.append(result)
                 say(game_line(result, width))

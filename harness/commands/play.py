@@ -13,11 +13,11 @@ import sys
 from typing import Any
 
 from harness.cli import UsageError, parse_sets, read_bot
+from harness.commands._jobs import packages_of
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord
 from harness.sandbox.limits import Limits
-from harness.sandbox.packages import PackageError, resolve
 
 HUMAN = "human"
 
@@ -39,20 +39,6 @@ def summary(record: GameRecord) -> str:
         joined = " ".join(record.transcript)
         lines.append("  " + (joined if len(joined) <= 400 else record.transcript[-1]))
     return "\n".join(lines)
-
-
-def packages_of(names: list[str] | None, game: Any) -> tuple[str, ...]:
-    """The ``--package`` approvals, each checked like a job's ``bot_packages``."""
-    out = []
-    for name in names or []:
-        if name in game.forbidden_imports:
-            raise UsageError(f"--package {name}: {name!r} is forbidden in {game.title} (the game's rules)")
-        try:
-            resolve(name)
-        except PackageError as exc:
-            raise UsageError(f"--package {name}: {exc}") from None
-        out.append(name)
-    return tuple(sorted(set(out)))
 
 
 def cmd_play(args: argparse.Namespace) -> int:

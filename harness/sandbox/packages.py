@@ -80,7 +80,7 @@ def resolve(name: str) -> Package:
     except (ImportError, ValueError):
         spec = None
     if spec is None or spec.origin in (None, "built-in", "frozen") and not spec.submodule_search_locations:
-        raise PackageError(f"{name!r} is not installed (install it with: {install_hint(name)})")
+        raise PackageError(f"{name!r} is not installed here (install it with: {install_hint(name)})")
     if spec.submodule_search_locations:
         location = Path(next(iter(spec.submodule_search_locations)))
     else:
@@ -104,6 +104,14 @@ def resolve(name: str) -> Package:
         roots |= _top_items(dist, dist_site)
         todo += _requirements(dist)
     return Package(name, dists[0] if dists else name, tuple(sorted(roots)))
+
+
+def approve(name: str, forbidden: Iterable[str], game_title: str) -> None:
+    """Check one approval (a job's ``bot_packages`` entry or ``--package``): not forbidden by the
+    game's rules and installed here; :class:`PackageError` says why not."""
+    if name in forbidden:
+        raise PackageError(f"{name!r} is forbidden in {game_title} (the game's rules)")
+    resolve(name)
 
 
 def resolve_all(names: Iterable[str]) -> list[Package]:
