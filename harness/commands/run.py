@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,8 @@ from harness.config import Job
 from harness.submission import SubmissionError
 from harness.tournament.execute import (Executor, LocalExecutor, RunSummary, interrupt_on_signals, run_job,
                                         with_workers)
-from harness.tournament.store import StoreError
+from harness.tournament.results import JobResults
+from harness.tournament.store import StoreError, open_readonly
 
 
 def self_check(quiet: bool) -> Callable[[Job], None]:
@@ -43,10 +45,6 @@ def executor_for(args: argparse.Namespace, job: Job) -> Executor:
     return LocalExecutor(job.workers)
 
 
-def standings_snapshot(job: Job) -> list[dict[str, Any]]:
-    return [r.to_json() for r in results_of(job).rows]
-
-
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     """Play one job, print its summary and leaderboard, refresh its report."""
     from harness.report.job import build_job_site
@@ -58,6 +56,12 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     executor = executor_for(args, job)
     # On a Dask cluster every worker checks itself instead (see harness.tournament.cluster).
     check = None if args.scheduler or args.no_self_check else self_check(args.quiet)
+    built: list[JobResults] = []  # the standings for the run's history, reused for the leaderboard below
+
+    def standings_snapshot(job: Job) -> list[dict[str, Any]]:
+        built.append(results_of(job))
+        return [r.to_json() for r in built[-1].rows]
+
     try:
         summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot)
     except (StoreError, SubmissionError, ClusterError) as exc:
@@ -67,7 +71,11 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     what = "gradings" if job.format == "sembasic" else "games"
     print(f"{job.name}: {summary.total} {what}, {summary.reused} reused, {summary.played} played"
           + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""), file=sys.stderr)
-    results = results_of(job)
+    if built:  # the same standings; only the history gained this run's entry since
+        with open_readonly(job.results) as store:
+            results = dataclasses.replace(built[-1], runs=store.runs())
+    else:
+        results = results_of(job)
     if not args.quiet:
         print(f"\n{job.name} ({job.game}, {job.format})")
         print(leaderboard(results, "text"))

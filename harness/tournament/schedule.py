@@ -134,6 +134,7 @@ def make_tasks(job: Job, roll: Roll) -> list[Task]:
     limits = asdict(job.limits)
     seats = get_game(job.game).players
     entrants = roll.entrants
+    every_table = list(combinations(entrants, seats)) if job.format == "round_robin" else []
     tasks: list[Task] = []
 
     def add(seated: tuple[Entrant, ...], settings: dict[str, Any], seed: int, index: int) -> None:
@@ -155,7 +156,7 @@ def make_tasks(job: Job, roll: Roll) -> list[Task]:
                 rng = random.Random(f"{job.name}/{seed}")
                 add(tuple(rng.sample(entrants, seats)), settings, seed, rnd)
             else:
-                tables = list(combinations(entrants, seats))
+                tables = every_table
                 if job.tables is not None and len(tables) > job.tables:
                     picked = random.Random(f"{job.name}/{seed}/tables").sample(range(len(tables)), job.tables)
                     tables = [tables[i] for i in sorted(picked)]
