@@ -12,7 +12,6 @@ told every move; it is never timed or charged.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 import traceback
@@ -33,12 +32,6 @@ def bot_seed(seed: int, seat: int) -> int:
     """The seed of ``random`` in a bot's process: fixed by the game's seed and the seat."""
     return random.Random(f"{seed}/{seat}").getrandbits(32)
 
-
-def sha256(source: bytes | Submission) -> str:
-    """The hex digest that identifies a submission's exact content (every file of it)."""
-    if isinstance(source, Submission):
-        return source.sha256
-    return hashlib.sha256(source).hexdigest()
 
 
 class _Ended(Exception):

@@ -18,7 +18,6 @@ import hashlib
 import json
 import re
 import stat
-import sys
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -72,10 +71,6 @@ class Submission:
     def names(self) -> list[str]:
         """The file names, ``player.py`` first, then sorted."""
         return [MAIN, *sorted(n for n in self.files if n != MAIN)]
-
-    @property
-    def size(self) -> int:
-        return sum(len(b) for b in self.files.values())
 
     @cached_property
     def sha256(self) -> str:
@@ -278,11 +273,6 @@ def read_submission(path: str | Path, supplied: Iterable[str] = ()) -> Submissio
         return read_player_file(path, supplied)
     except OSError as exc:
         raise SubmissionError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def stdlib_modules() -> frozenset[str]:
-    """Top-level names of the standard library of this interpreter."""
-    return frozenset(sys.stdlib_module_names)
 
 
 __all__ = ["MAIN", "Submission", "SubmissionError", "imported_names", "missing_player", "read_submission",

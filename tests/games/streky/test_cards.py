@@ -11,6 +11,7 @@ from harness.games.streky.cards import (
     BASE_35,
     BASE_44,
     COURSE,
+    recolour,
     canonical,
     fits_somehow,
     matrix_problem,
@@ -72,7 +73,8 @@ def test_tournament_set_is_the_48_recolourings_of_the_course_s_two_base_cards() 
     assert Counter((len(m), len(m[0])) for m in cards) == {(4, 4): 24, (3, 5): 24}
     assert all(0 not in sum(m, ()) for m in cards)  # fully coloured
     assert len({canonical(m) for m in cards}) == 48  # no two are the same card, even rotated
-    for _perm, card in BY_HAND:
+    for perm, card in BY_HAND:
+        assert recolour(BASE_44 if len(card) == 4 else BASE_35, perm) == card
         assert card in cards
     # The 4x4 card has three colours: a renaming is fixed by the images of 1, 2 and 3 (4*3*2 = 24).
     assert {tuple(sorted(set(sum(m, ())))) for m in cards if len(m) == 4} == {
