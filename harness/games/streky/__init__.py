@@ -25,10 +25,11 @@ GAME = GameSpec(
 )
 
 # The shared conformance suite's playouts: the default game, small tournament and random
-# boards (seeded by the playout), kept small so thousands of playouts stay quick.
+# boards (seeded by the playout) and a stress deal (thin and tiny cards), kept small so thousands of
+# playouts stay quick.
 CONFORMANCE = {
     "settings": [{}, {"cards": "tournament", "rows": 12, "cols": 12}, {"cards": "random", "rows": 10, "cols": 12},
-                 {"cards": "random", "rows": 7, "cols": 7}],
+                 {"cards": "random", "rows": 7, "cols": 7}, {"cards": "stress", "rows": 7, "cols": 7}],
     "playouts": 2000,
     "max_plies": 500,
 }

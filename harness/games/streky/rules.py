@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from harness.games.base import SettingsError
 from harness.games.streky.cards import (
+    CARD_SIDES,
     COURSE,
     NAMED_SETS,
     Matrix,
@@ -37,6 +38,7 @@ from harness.games.streky.cards import (
     random_deal,
     rotations,
     show_matrix,
+    stress_deal,
     tournament_deal,
     tournament_set,
 )
@@ -47,6 +49,7 @@ Move = Place | Pass
 MAX_SIDE = 100  # board rows/cols
 MAX_CARDS = 200
 EXPLICIT_BOARD = (19, 23)  # the board for an explicit card list when rows/cols are not given
+DRAWN = {"random": random_deal, "stress": stress_deal}  # the card sets a generator deals
 
 
 class Deck:
@@ -148,11 +151,12 @@ class StrekyRules:
     def parse_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
         """Settings: ``cards`` (default ``"course"``), ``rows``, ``cols``, ``seed``.
 
-        ``cards`` is ``"course"`` (19x23 by default), ``"tournament"`` (33x33), ``"random"``
-        or an explicit list of card matrices (19x23 by default); see
+        ``cards`` is ``"course"`` (19x23 by default), ``"tournament"`` (33x33), ``"random"``,
+        ``"stress"`` or an explicit list of card matrices (19x23 by default); see
         :mod:`harness.games.streky.cards`. ``rows``/``cols`` (1..100) override the set's board;
-        left out with ``"random"`` they are drawn too. ``seed`` (only with ``"random"``) fixes
-        the deal; without it the deal comes from the game's generator, i.e. the game's seed.
+        left out with ``"random"`` or ``"stress"`` they are drawn too. ``seed`` (only with those
+        two) fixes the deal; without it the deal comes from the game's generator, i.e. the
+        game's seed.
         """
         known = ("rows", "cols", "cards", "seed")
         unknown = sorted(set(raw) - set(known))
@@ -189,10 +193,17 @@ class StrekyRules:
         seed = raw.get("seed")
         if seed is not None and (type(seed) is not int):
             raise SettingsError(f"seed: an integer or null, got {seed!r}")
-        if seed is not None and cards != "random":
-            raise SettingsError("seed: only the random card set uses a seed (set cards: random)")
+        drawn = isinstance(cards, str) and cards in DRAWN
+        if seed is not None and not drawn:
+            raise SettingsError("seed: only the random and stress card sets use a seed (set cards: random)")
         rows, cols = sides["rows"], sides["cols"]
-        if rows is not None and cols is not None and cards != "random":
+        if cards == "random":
+            for key in ("rows", "cols"):
+                if sides[key] is not None and sides[key] < min(CARD_SIDES):
+                    raise SettingsError(f"{key}: the random cards are {min(CARD_SIDES)} to {max(CARD_SIDES)} "
+                                        f"cells a side, so the board needs at least {min(CARD_SIDES)}, "
+                                        f"got {sides[key]} (cards: stress deals smaller cards)")
+        if rows is not None and cols is not None and not drawn:
             for i, m in enumerate(matrices):
                 if not fits_somehow(m, rows, cols):
                     raise SettingsError(f"cards: card {i} ({len(m)}x{len(m[0])}) fits the "
@@ -203,9 +214,9 @@ class StrekyRules:
     def deal(self, settings: Mapping[str, Any], rng: random.Random) -> tuple[int, int, tuple[Matrix, ...]]:
         """The board size and the card list of a game with normalised ``settings``."""
         cards = settings["cards"]
-        if cards == "random":
+        if isinstance(cards, str) and cards in DRAWN:
             gen = random.Random(settings["seed"]) if settings["seed"] is not None else rng
-            return random_deal(gen, settings["rows"], settings["cols"])
+            return DRAWN[cards](gen, settings["rows"], settings["cols"])
         if cards == "course":
             return settings["rows"], settings["cols"], COURSE
         if cards == "tournament":
@@ -215,6 +226,11 @@ class StrekyRules:
     def initial(self, settings: Mapping[str, Any], rng: random.Random) -> State:
         rows, cols, cards = self.deal(settings, rng)
         return new_game(rows, cols, cards)
+
+    def resolved_settings(self, settings: Mapping[str, Any], state: State) -> dict[str, Any]:
+        """The board and the dealt cards, in the order dealt: a named or drawn set as played."""
+        return {"rows": state.rows, "cols": state.cols, "cards": [as_lists(m) for m in state.deck.cards],
+                "seed": None}
 
     # ---- the game ------------------------------------------------------------------------
     def to_move(self, state: State) -> int:

@@ -208,7 +208,8 @@ def test_settings_are_json_and_idempotent(raw: dict[str, Any]) -> None:
     ({"rows": 0}, r"rows: an integer 1..100"),
     ({"cols": 2.5}, r"cols: an integer 1..100"),
     ({"rows": True}, r"rows: an integer 1..100"),
-    ({"seed": 3}, "seed: only the random card set uses a seed"),
+    ({"seed": 3}, "seed: only the random and stress card sets use a seed"),
+    ({"cards": "random", "rows": 2}, "rows: the random cards are 3 to 5 cells a side"),
     ({"cards": "random", "seed": "x"}, "seed: an integer or null"),
     ({"cards": "course", "rows": 3, "cols": 3}, r"cards: card 0 \(4x4\) fits the 3x3 board in no rotation"),
 ])
