@@ -21,7 +21,7 @@ from dataclasses import asdict
 from typing import Any
 
 from harness import __version__
-from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject, places_of
+from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject, places_of, resolved_settings
 from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
 from harness.sandbox.process import BotProcess, CallResult, Limits
 from harness.sandbox.static import check_source
@@ -72,6 +72,7 @@ class Match:
             console = next((s for s in self.seats if s is not None), None)
             try:
                 self.state = self.rules.initial(self.settings, random.Random(self.seed))
+                self.record.settings = resolved_settings(self.rules, self.settings, self.state)
                 self._transcribe()
                 self._setup(bots)
                 if console is not None:

@@ -79,7 +79,14 @@ class MoveRecord:
 
 @dataclass
 class GameRecord:
-    """Everything about one game: enough to rank it, replay it, and audit it."""
+    """Everything about one game: enough to rank it, replay it, and audit it.
+
+    ``settings`` are what was played: for a game with a random or hidden setup, the resolved
+    ones (e.g. Štreky's board and dealt cards; see :func:`harness.games.base.resolved_settings`),
+    so the record alone rebuilds the start. ``requested`` are the settings the job or the command
+    asked for (e.g. ``cards: random``); records from before resolved settings have only those,
+    and there both are the same.
+    """
 
     game: str
     settings: dict[str, Any]
@@ -97,6 +104,11 @@ class GameRecord:
     started: float = 0.0  # Unix time
     duration: float = 0.0  # seconds
     host: str = ""  # the machine and process that played it ("host:pid"), for audits of a cluster run
+    requested: dict[str, Any] | None = None  # the settings asked for; None: the same as ``settings``
+
+    def __post_init__(self) -> None:
+        if self.requested is None:
+            self.requested = self.settings
 
     @property
     def harness_fault(self) -> bool:
@@ -118,7 +130,7 @@ class GameRecord:
                 "moves": [m.to_json() for m in self.moves], "end": self.end,
                 "transcript": self.transcript, "limits": self.limits,
                 "harness_version": self.harness_version, "started": self.started,
-                "duration": round(self.duration, 6), "host": self.host}
+                "duration": round(self.duration, 6), "host": self.host, "requested": self.requested}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
@@ -130,4 +142,4 @@ class GameRecord:
                    transcript=list(data.get("transcript", [])), limits=data.get("limits", {}),
                    harness_version=data.get("harness_version", ""),
                    started=data.get("started", 0.0), duration=data.get("duration", 0.0),
-                   host=data.get("host", ""))
+                   host=data.get("host", ""), requested=data.get("requested"))

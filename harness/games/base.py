@@ -127,6 +127,13 @@ class Rules(Protocol[S, M]):
         """Index of the winner of a finished game, or ``None`` (draw, or nobody won)."""
         ...
 
+    # Optional: ``resolved_settings(settings, state) -> dict``, for a game with a random or
+    # hidden setup (a drawn board and deal, random start columns): the settings that rebuild
+    # exactly the start position ``state`` without any randomness, in the form
+    # ``parse_settings`` accepts. A record stores them, so a game can be audited and replayed
+    # from its record alone. Without it the settings are taken as they are. See
+    # :func:`resolved_settings`.
+
     # Optional: ``ranking(state) -> tuple[int, ...]``, each seat's finishing place in a finished
     # game (1 = first, ties share a place). Without it the places follow ``scores`` (higher is
     # better). See :func:`places_of`.
@@ -209,6 +216,9 @@ class GameSpec(Generic[S, M]):
     # Attributes the harness sets on a bot right after its constructor, as the course's manager
     # did: "tournament" (True in a tournament) and "timeout" (the move limit in seconds).
     after_init: tuple[str, ...] = ()
+    # Bumped when the same settings and seed start a different game than before (e.g. a new deal
+    # generator): a job's stored games of an older version are played again, not reused.
+    setup_version: int = 0
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
         """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""
@@ -240,6 +250,13 @@ def competition_places(values: Sequence[float]) -> tuple[int, ...]:
     for pos, i in enumerate(order):
         places[i] = places[order[pos - 1]] if pos and values[i] == values[order[pos - 1]] else pos + 1
     return tuple(places)
+
+
+def resolved_settings(rules: Rules[Any, Any], settings: Mapping[str, Any], state: Any) -> dict[str, Any]:
+    """What a game with normalised ``settings`` and start position ``state`` actually played:
+    the game's ``resolved_settings`` when it has one, else ``settings`` unchanged."""
+    resolve = getattr(rules, "resolved_settings", None)
+    return dict(settings) if resolve is None else dict(resolve(settings, state))
 
 
 def places_of(rules: Rules[Any, Any], state: Any, charged: Sequence[bool]) -> tuple[int, ...]:

@@ -241,15 +241,32 @@ def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), st
         scripts=["replay.js"], record=record, title=title, frames=frames, problem=replay.problem, nav=list(nav),
         data=script_json(data), verdicts=verdict_lines(record), outcome=outcome_text(record),
         settings=json.dumps(shown_settings(record, replay), sort_keys=True, ensure_ascii=False), public=public,
+        played=played_text(record),
         cut_short=any(p.verdict.charged for p in record.players))
 
 
 def shown_settings(record: GameRecord, replay: Replay) -> dict[str, Any]:
-    """The game's settings as played: a setting left open (``null``, e.g. a random Štreky board's
-    ``rows``) shows the value the start position actually has."""
+    """The game's settings as asked for (``record.requested``). In a record from before resolved
+    settings, a setting left open (``null``, e.g. a random Štreky board's ``rows``) shows the
+    value the start position actually has."""
     start = replay.positions[0].state if replay.positions else None
     return {key: getattr(start, key, None) if value is None and start is not None else value
-            for key, value in record.settings.items()}
+            for key, value in (record.requested or record.settings).items()}
+
+
+def played_text(record: GameRecord) -> str:
+    """The resolved settings (what was played: e.g. the board and the dealt cards), one setting
+    a line and a list's items one a line; ``""`` when they are the settings asked for."""
+    if record.requested is None or record.settings == record.requested:
+        return ""
+    lines = []
+    for key, value in sorted(record.settings.items()):
+        if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+            items = [json.dumps(v, separators=(",", ":")) for v in value]
+            lines.append(f"{key}: {len(value)}\n" + "\n".join(f"  {i}: {item}" for i, item in enumerate(items)))
+        else:
+            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    return "\n".join(lines)
 
 
 def outcome_text(record: GameRecord) -> str:

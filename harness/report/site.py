@@ -192,7 +192,7 @@ def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], le
 
     listing = [{"n": n, "id": e.id, "href": f"games/{e.id}.html", "players": _player_links(e.record, "", files),
                 "outcome": outcome_text(e.record), "plies": e.record.plies, "seed": e.record.seed,
-                "end": e.record.end, "settings": json.dumps(e.record.settings, sort_keys=True)}
+                "end": e.record.end, "settings": json.dumps(e.record.requested, sort_keys=True)}
                for n, e in enumerate(entries, start=1)]
     write_page(out / "games.html", env.get_template("games.html.j2").render(
         **common, scripts=["sort.js"], nav=[(title, "index.html")], games=listing))

@@ -86,13 +86,14 @@ class SeatRow:
 
 
 def seat_advantage(results: JobResults) -> list[SeatRow]:
-    """First- vs second-seat wins per settings set and unordered pair of bots (both seatings)."""
+    """First- vs second-seat wins per settings set (as the job gave it, not each game's resolved
+    one) and unordered pair of bots (both seatings)."""
     counts: dict[tuple[str, tuple[str, str]], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for record in results.records:
         if record.harness_fault or len(record.players) != 2:
             continue
         pair = tuple(sorted(p.login for p in record.players))
-        key = (json.dumps(record.settings, sort_keys=True), (pair[0], pair[1]))
+        key = (json.dumps(record.requested, sort_keys=True), (pair[0], pair[1]))  # the job's settings set
         c = counts[key]
         c[3] += 1
         if record.winner == 0:

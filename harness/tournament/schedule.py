@@ -118,12 +118,17 @@ def load_entrants(job: Job) -> Roll:
 
 
 def game_key(game: str, settings: dict[str, Any], seed: int, seats: list[tuple[str, str]], tournament: bool,
-             limits: dict[str, Any]) -> str:
+             limits: dict[str, Any], setup_version: int = 0) -> str:
     """The identity of a game (what resume and reuse compare): ``seats`` are (login, sha256).
 
     The login is part of it: two students who submit the same file still play their own games.
+    ``setup_version`` is the game's (:attr:`GameSpec.setup_version`): games stored when the same
+    settings and seed started a different game are not reused.
     """
-    blob = json.dumps([game, settings, seed, seats, tournament, limits], sort_keys=True)
+    parts: list[Any] = [game, settings, seed, seats, tournament, limits]
+    if setup_version:  # version 0 keeps the keys of games stored before versions existed
+        parts.append(setup_version)
+    blob = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -135,10 +140,12 @@ def make_tasks(job: Job, roll: Roll) -> list[Task]:
     seats = get_game(job.game).players
     entrants = roll.entrants
     every_table = list(combinations(entrants, seats)) if job.format == "round_robin" else []
+    version = get_game(job.game).setup_version
     tasks: list[Task] = []
 
     def add(seated: tuple[Entrant, ...], settings: dict[str, Any], seed: int, index: int) -> None:
-        key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament, limits)
+        key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament, limits,
+                       version)
         tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, index))
 
     for rnd, settings in enumerate(job.settings):

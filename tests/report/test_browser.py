@@ -321,7 +321,7 @@ def until(condition: Callable[[], bool], seconds: float = DEADLINE_MS / 1000) ->
 def test_a_board_the_deal_drew_shows_its_real_size(window: Opener, big_replays: dict[str, Path],
                                                     big_games: dict[str, GameRecord]) -> None:
     record = big_games["streky-random"]
-    assert record.settings["rows"] is None  # the record does not say it...
+    assert record.requested["rows"] is None  # the job did not say it...
     start = replay_positions(record).positions[0].state
     tab = window(big_replays["streky-random"], LAPTOP)
     assert f"board {start.rows} \u00d7 {start.cols}, ply 0," in shown(tab.page)  # ...the page does

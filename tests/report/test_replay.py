@@ -108,8 +108,9 @@ def test_a_renderer_that_fails_leaves_the_frame_blank_not_the_page(games: dict[s
 def test_a_board_the_deal_drew_is_shown_with_its_real_size(big_games: dict[str, GameRecord]) -> None:
     record = big_games["streky-random"]
     stored = json.dumps(record.to_json(), sort_keys=True)
-    assert record.settings["rows"] is None and record.settings["cols"] is None  # the deal drew them
+    assert record.requested["rows"] is None and record.requested["cols"] is None  # the deal drew them
     start = replay_positions(record).positions[0].state
+    assert (record.settings["rows"], record.settings["cols"]) == (start.rows, start.cols)  # as played
     size = f"board {start.rows} \u00d7 {start.cols}, "
     assert all(size in f.svg for f in replay_frames(record))  # every drawing says it
     page = render_replay(record)

@@ -186,6 +186,11 @@ class QuoridorRules:
                 state = _with_wall(state, rng.choice(keys), owner=None)
         return state
 
+    def resolved_settings(self, settings: Mapping[str, Any], state: State) -> dict[str, Any]:
+        """The start as played: the drawn start columns and initial walls spelled out."""
+        walls = [[list(e) for e in wall_of_key(w.key).ordered()] for w in state.walls]
+        return {**settings, "start_columns": [state.pawns[0][0], state.pawns[1][0]], "initial_walls": walls}
+
     def to_move(self, state: State) -> int:
         return state.turn
 

@@ -22,6 +22,8 @@ GAME = GameSpec(
     packages=("PIL",),
     # The course's manager set both on each player after its constructor.
     after_init=("tournament", "timeout"),
+    # 1: cards: random deals like the course and cards: tournament is the manager's deal (issue 20)
+    setup_version=1,
 )
 
 # The shared conformance suite's playouts: the default game, small tournament and random
