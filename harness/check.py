@@ -15,7 +15,7 @@ import dataclasses
 import importlib.util
 import random
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,8 @@ from harness.submission import Submission
 from harness.tournament.schedule import Entrant, Roll, Task, load_entrants, make_tasks
 
 DEFAULT_GAMES = 10
+
+OnGame = Callable[[int, int, GameRecord], None]  # (games done, games in all, the record just ended)
 NEAR_LIMIT = 0.5  # a move slower than this share of its limit is worth a warning
 
 
@@ -70,6 +72,11 @@ class GameResult:
             return "loss" if self.verdict.charged else "draw"
         return "win" if r.winner == self.seat else "loss"
 
+    @property
+    def own_moves(self) -> int:
+        """The bot's accepted answers in this game (its passes included)."""
+        return sum(1 for m in self.record.moves if m.player == self.seat and m.accepted)
+
     def move_walls(self) -> list[tuple[float, int]]:
         """(wall seconds, ply) of each of the bot's answers in this game."""
         return [(m.wall, ply) for ply, m in enumerate(self.record.moves, start=1) if m.player == self.seat]
@@ -78,7 +85,8 @@ class GameResult:
         walls = self.move_walls()
         return {"number": self.number, "opponent": self.opponent, "seat": self.seat, "seed": self.record.seed,
                 "verdict": self.verdict.value, "reason": self.reason, "result": self.result,
-                "plies": self.record.plies, "slowest_move": max((w for w, _ in walls), default=None)}
+                "plies": self.record.plies, "own_moves": self.own_moves,
+                "slowest_move": max((w for w, _ in walls), default=None)}
 
 
 @dataclass
@@ -148,7 +156,7 @@ class CheckReport:
         return {"game": self.game.name, "file": self.file, "files": self.files, "passed": self.passed,
                 "job": job, "sample": self.sample,
                 "static": [dataclasses.asdict(c) for c in self.static], "notes": self.notes,
-                "games": [g.to_json() for g in self.games],
+                "games": [g.to_json() for g in self.games], "own_moves": sum(g.own_moves for g in self.games),
                 "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
                 "move_limit": self.game.move_limit,
                 "first_error": None if self.first_error is None else self.first_error.to_json()}
@@ -236,26 +244,32 @@ def opponent_name(reference: Path, login: str) -> str:
 
 def play_games(game: GameSpec, source: bytes | Submission, *, login: str, references: Sequence[Path],
                games: int, seed: int = 0, settings: Mapping[str, Any] | None = None,
-               limits: Limits | None = None) -> Iterator[GameResult]:
+               limits: Limits | None = None, workers: int = 1, on_game: OnGame | None = None,
+               ) -> Iterator[GameResult]:
     """Practice: ``games`` games against each reference player (``harness check --against``).
 
     The bot's seat rotates and each seed is played from every seat (game ``g`` has seat
     ``g % players`` and seed ``seed + g // players``); the other seats are the reference player's.
+    The games run on ``workers`` processes (see :func:`play_grading`); results come in order.
     """
-    number = 0
+    limits = limits or Limits().with_game(game)
+    submission = Submission.of(source)
     n = game.players
+    tasks: list[Task] = []
+    opponents: list[str] = []
     for ref in references:
         opponent = opponent_name(ref, login)
-        ref_source = ref.read_bytes()
+        ref_source = Submission.of(ref.read_bytes())
         others = [opponent] if n == 2 else [f"{opponent}#{k}" for k in range(1, n)]
         for g in range(games):
             seat = g % n
-            sources: list[Any] = [ref_source] * n
-            sources[seat] = source
             logins = others[:seat] + [login] + others[seat:]
-            number += 1
-            record = play_match(game, sources, settings=settings, seed=seed + g // n, logins=logins, limits=limits)
-            yield GameResult(number, opponent, seat, record)
+            seated = [Entrant(name, "", submission if i == seat else ref_source) for i, name in enumerate(logins)]
+            tasks.append(Task(f"practice/{len(tasks)}", "practice", game.name, dict(settings or {}), seed + g // n,
+                              tuple(seated), False, dataclasses.asdict(limits)))
+            opponents.append(opponent)
+    for number, task, record in play_grading(tasks, workers, on_game):
+        yield GameResult(number, opponents[number - 1], seat_of(task, login), record)
 
 
 def grading_tasks(job: Job, login: str, submission: Submission) -> list[Task]:
@@ -270,17 +284,26 @@ def _without_submissions(job: Job) -> Job:
     return dataclasses.replace(job, submissions=(), roster=None)
 
 
-def play_grading(tasks: Sequence[Task], workers: int) -> Iterator[tuple[int, Task, GameRecord]]:
-    """Play ``tasks`` on a pool of ``workers`` processes; yields (number, task, record) in order."""
+def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = None,
+                 ) -> Iterator[tuple[int, Task, GameRecord]]:
+    """Play ``tasks`` on a pool of ``workers`` processes; yields (number, task, record) in order.
+
+    The games run at once, up to ``workers`` of them; ``on_game(done, total, record)`` is called
+    as each one ends (in the order they end: a progress bar's hook), before the in-order yield.
+    """
     from harness.tournament.execute import LocalExecutor, fault_record, play_task
 
     order = {t.key: n for n, t in enumerate(tasks, start=1)}
     ready: dict[int, tuple[Task, GameRecord]] = {}
     nxt = 1
+    done = 0
     executor = LocalExecutor(max(1, min(workers, len(tasks))))
     try:
         for task, result, fault in executor.run(list(tasks), play_task):
             record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+            done += 1
+            if on_game is not None:
+                on_game(done, len(tasks), record)
             ready[order[task.key]] = (task, record)
             while nxt in ready:
                 yield (nxt, *ready.pop(nxt))

@@ -8,16 +8,19 @@ says what it plays before it plays. ``--against NAME`` plays practice games inst
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
+import sys
 import tempfile
 import textwrap
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name, play_games,
-                           play_grading, reference_players, sandbox_notes, seat_of, static_checks)
+from harness.check import (NEAR_LIMIT, CheckReport, GameResult, OnGame, explain, grading_tasks, opponent_name,
+                           play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
@@ -171,6 +174,22 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
     return shipped, "the harness's shipped grading jobs"
 
 
+@contextlib.contextmanager
+def game_progress(quiet: bool, total: int) -> Iterator[tuple[OnGame | None, Callable[[str], None]]]:
+    """On a terminal, a progress bar of the games as they end (they run in parallel, and the
+    lines come in order): yields the ``on_game`` hook and how to print a line past the bar."""
+    if quiet:
+        yield None, lambda text: None
+        return
+    if not sys.stderr.isatty():
+        yield None, lambda text: print(text, flush=True)
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc="games", unit="game", leave=False, dynamic_ncols=True) as bar:
+        yield (lambda done, _total, _record: bar.update(done - bar.n)), bar.write
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     login, submission = read_bot(args.player, game)
@@ -222,6 +241,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         say(f"  {MARKS[c.ok]}  {c.name}" + (f"  ({c.detail})" if c.detail else ""))
     for note in report.notes:
         say(f"  note: {note}")
+    workers = args.workers or os.cpu_count() or 1
     if report.static_ok:
         if job is not None:
             picked = tasks[:args.games] if args.games else tasks
@@ -229,19 +249,23 @@ def cmd_check(args: argparse.Namespace) -> int:
                 + (" (a sample: the first ones)" if len(picked) < len(tasks) else ""))
             names = [e.login for t in picked for e in t.entrants if e.login != login] or ["-"]
             width = max(len(n) for n in names)
-            for number, task, record in play_grading(picked, args.workers or os.cpu_count() or 1):
-                seat = seat_of(task, login)
-                others = sorted({e.login for e in task.entrants if e.login != login})
-                result = GameResult(number, ", ".join(others), seat, record)
-                report.games.append(result)
-                say(game_line(result, width))
+            with game_progress(quiet, len(picked)) as (on_game, show):
+                for number, task, record in play_grading(picked, workers, on_game):
+                    seat = seat_of(task, login)
+                    others = sorted({e.login for e in task.entrants if e.login != login})
+                    result = GameResult(number, ", ".join(others), seat, record)
+                    report.games.append(result)
+                    show(game_line(result, width))
         else:
             names = [opponent_name(r, login) for r in references]
             width = max(len(n) for n in names)
-            for result in play_games(game, submission, login=login, references=references, games=args.games or DEFAULT_GAMES,
-                                     seed=args.seed, settings=settings, limits=limits):
-                report.games.append(result)
-                say(game_line(result, width))
+            count = args.games or DEFAULT_GAMES
+            with game_progress(quiet, count * len(references)) as (on_game, show):
+                for result in play_games(game, submission, login=login, references=references, games=count,
+                                         seed=args.seed, settings=settings, limits=limits, workers=workers,
+                                         on_game=on_game):
+                    report.games.append(result)
+                    show(game_line(result, width))
         first = next((g for g in report.games if g.verdict is not Verdict.OK), None)
         if first is not None:
             out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="harness-check-"))
