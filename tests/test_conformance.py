@@ -101,3 +101,26 @@ def test_game_declares_its_interface(game: GameSpec) -> None:
         state = game.rules.initial(game.rules.parse_settings(dict(conformance(game)["settings"][0])),
                                    random.Random(0))
         ET.fromstring(game.render(state, None))  # well-formed SVG
+
+
+def test_resolved_settings_rebuild_the_start_without_the_seed(game: GameSpec) -> None:
+    """What a record stores as ``settings`` (:func:`resolved_settings`) is valid JSON settings that
+    start the same game whatever the generator: the same mover, legal moves and scores."""
+    import json
+
+    from harness.games.base import resolved_settings
+
+    rules = game.rules
+    for i, raw in enumerate(conformance(game)["settings"]):
+        settings = rules.parse_settings(dict(raw))
+        start = rules.initial(settings, random.Random(i))
+        resolved = resolved_settings(rules, settings, start)
+        assert json.loads(json.dumps(resolved)) == resolved
+        assert rules.parse_settings(resolved) == resolved
+        if resolved == settings:
+            continue  # nothing random to resolve in these settings
+        again = rules.initial(resolved, random.Random(i + 1000))
+        assert rules.to_move(again) == rules.to_move(start)
+        assert [rules.move_to_json(m) for m in rules.legal_moves(again)] == \
+            [rules.move_to_json(m) for m in rules.legal_moves(start)]
+        assert rules.scores(again) == rules.scores(start)
