@@ -130,14 +130,11 @@ def recolourings(m: Matrix) -> list[Matrix]:
 def tournament_set() -> tuple[Matrix, ...]:
     """The course tournament's 48 cards, in the manager's order before its shuffle.
 
-    The recolourings of the 4x4 base card, then those of the 3x5 one, duplicates dropped
-    keeping the first (there are none: all 48 are distinct, even when rotated; tested).
+    The recolourings of the 4x4 base card, then those of the 3x5 one. The manager then drops
+    duplicates keeping the first; no card of one base can equal one of the other (their shapes
+    differ), so that step changes nothing (all 48 are distinct, even when rotated; tested).
     """
-    cards: list[Matrix] = []
-    for card in recolourings(BASE_44) + recolourings(BASE_35):
-        if card not in cards:
-            cards.append(card)
-    return tuple(cards)
+    return tuple(recolourings(BASE_44) + recolourings(BASE_35))
 
 
 def tournament_deal(rng: random.Random) -> tuple[Matrix, ...]:
@@ -274,7 +271,12 @@ def random_deal(rng: random.Random, rows: int | None = None, cols: int | None = 
     if not shapes:
         raise ValueError(f"no card of 3 to 5 cells a side fits a {rows}x{cols} board")
     count = rng.randint(*DEALT)
-    distinct = [random_card(rng, shapes) for _ in range(rng.randint(DISTINCT, min(12, count)))]
+    wanted = rng.randint(DISTINCT, min(12, count))
+    distinct: list[Matrix] = []
+    while len(distinct) < wanted:
+        card = random_card(rng, shapes)
+        if all(canonical(card) != canonical(m) for m in distinct):  # a different card, not a rotation
+            distinct.append(card)
     cards = distinct + [rng.choice(distinct) for _ in range(count - len(distinct))]
     rng.shuffle(cards)
     return rows, cols, tuple(cards)
