@@ -143,3 +143,21 @@ def test_games_stored_before_the_new_deals_are_not_reused() -> None:
     old = game_key("streky", settings, 1, seats, False, {})
     assert game_key("streky", settings, 1, seats, False, {}, 1) != old
     assert game_key("priemspel", {}, 1, seats, False, {}, 0) == game_key("priemspel", {}, 1, seats, False, {})
+
+
+def test_harness_play_records_and_shows_the_deal(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    page = tmp_path / "game.html"
+    run = subprocess.run([sys.executable, "-m", "harness", "play", "streky",
+                          str(REPO / "reference_players/streky/brute.py"), str(REPO / "reference_players/streky/random.py"),
+                          "--set", "cards=random", "--seed", "4", "--json", "--replay", str(page)],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["requested"]["cards"] == "random"
+    rows, cols, cards = record["settings"]["rows"], record["settings"]["cols"], record["settings"]["cards"]
+    assert 19 <= rows <= 33 and 19 <= cols <= 33 and 7 <= len(cards) <= 24
+    html = page.read_text(encoding="utf-8")
+    assert "as played" in html and f"rows: {rows}" in html and f"cards: {len(cards)}" in html
