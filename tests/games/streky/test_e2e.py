@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from harness.games import get_game
+from harness.games.streky.cards import COURSE, as_lists
 from harness.match import play_match
 from harness.record import Verdict
 from tests.conftest import REPO
@@ -44,7 +45,9 @@ def test_harness_play_cli_reports_both_ok() -> None:
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert [p["verdict"] for p in record["players"]] == ["ok", "ok"]
-    assert record["settings"] == {"rows": 19, "cols": 23, "cards": "course", "seed": None}
+    assert record["requested"] == {"rows": 19, "cols": 23, "cards": "course", "seed": None}
+    # what was played: the course's seven cards, spelled out
+    assert record["settings"] == {"rows": 19, "cols": 23, "cards": [as_lists(m) for m in COURSE], "seed": None}
 
 
 def test_strong_and_greedy_play_the_tournament_setting_in_time(no_leftovers: None) -> None:
