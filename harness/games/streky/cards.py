@@ -273,9 +273,11 @@ def random_deal(rng: random.Random, rows: int | None = None, cols: int | None = 
     count = rng.randint(*DEALT)
     wanted = rng.randint(DISTINCT, min(12, count))
     distinct: list[Matrix] = []
+    seen: set[Matrix] = set()
     while len(distinct) < wanted:
         card = random_card(rng, shapes)
-        if all(canonical(card) != canonical(m) for m in distinct):  # a different card, not a rotation
+        if canonical(card) not in seen:  # a different card, not a rotation of one already drawn
+            seen.add(canonical(card))
             distinct.append(card)
     cards = distinct + [rng.choice(distinct) for _ in range(count - len(distinct))]
     rng.shuffle(cards)
