@@ -167,6 +167,7 @@ def test_cards_outside_the_envelope_are_named(card: Matrix, problem: str) -> Non
     assert found is not None and problem in found
 
 
+@pytest.mark.slow
 def test_random_deals_stay_in_the_course_s_envelope_over_1000_seeds() -> None:
     sizes, counts, repeats, blanks, full = set(), Counter(), 0, 0, 0
     shapes, palettes, largest = Counter(), Counter(), []
