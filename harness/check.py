@@ -284,30 +284,41 @@ def _without_submissions(job: Job) -> Job:
     return dataclasses.replace(job, submissions=(), roster=None)
 
 
-def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = None,
+def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = None, retries: int = 3,
                  ) -> Iterator[tuple[int, Task, GameRecord]]:
     """Play ``tasks`` on a pool of ``workers`` processes; yields (number, task, record) in order.
 
     The games run at once, up to ``workers`` of them; ``on_game(done, total, record)`` is called
     as each one ends (in the order they end: a progress bar's hook), before the in-order yield.
+    A game that ends in ``harness_error`` (the harness's fault, e.g. a bot process that did not
+    start on a loaded machine) is played again up to ``retries`` times, as a job's run does.
     """
     from harness.tournament.execute import LocalExecutor, fault_record, play_task
 
     order = {t.key: n for n, t in enumerate(tasks, start=1)}
+    attempts = {t.key: 0 for t in tasks}
     ready: dict[int, tuple[Task, GameRecord]] = {}
     nxt = 1
     done = 0
+    todo = list(tasks)
     executor = LocalExecutor(max(1, min(workers, len(tasks))))
     try:
-        for task, result, fault in executor.run(list(tasks), play_task):
-            record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
-            done += 1
-            if on_game is not None:
-                on_game(done, len(tasks), record)
-            ready[order[task.key]] = (task, record)
-            while nxt in ready:
-                yield (nxt, *ready.pop(nxt))
-                nxt += 1
+        while todo:
+            again: list[Task] = []
+            for task, result, fault in executor.run(todo, play_task):
+                record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                attempts[task.key] += 1
+                if record.harness_fault and attempts[task.key] <= retries:
+                    again.append(task)
+                    continue
+                done += 1
+                if on_game is not None:
+                    on_game(done, len(tasks), record)
+                ready[order[task.key]] = (task, record)
+                while nxt in ready:
+                    yield (nxt, *ready.pop(nxt))
+                    nxt += 1
+            todo = again
     finally:
         executor.close()
 

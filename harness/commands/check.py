@@ -250,7 +250,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             names = [e.login for t in picked for e in t.entrants if e.login != login] or ["-"]
             width = max(len(n) for n in names)
             with game_progress(quiet, len(picked)) as (on_game, show):
-                for number, task, record in play_grading(picked, workers, on_game):
+                for number, task, record in play_grading(picked, workers, on_game, job.retries):
                     seat = seat_of(task, login)
                     others = sorted({e.login for e in task.entrants if e.login != login})
                     result = GameResult(number, ", ".join(others), seat, record)

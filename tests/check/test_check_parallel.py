@@ -58,3 +58,27 @@ def test_the_course_s_brute_passes_the_streky_grading_job_with_over_800_own_move
     assert report["job"]["name"] == "streky-grading" and report["job"]["games"] == len(report["games"]) == 64
     assert report["own_moves"] == sum(g["own_moves"] for g in report["games"]) >= 800
     assert all(g["verdict"] == "ok" for g in report["games"])
+
+
+def test_a_game_the_harness_fails_is_retried_then_reported_once_in_its_place(no_leftovers: None) -> None:
+    """A task the harness cannot play (here: a game that is not installed) is played again up to
+    ``retries`` times and then reported once, as harness_error, between the games around it."""
+    import dataclasses
+
+    from harness.check import play_grading
+    from harness.sandbox.process import Limits
+    from harness.submission import Submission
+    from harness.tournament.schedule import Entrant, Task
+
+    good = (HERE / "bots/good.py").read_bytes()
+    ref = REFERENCES[0].read_bytes()
+    seated = (Entrant("me", "", Submission.of(good)), Entrant("basis", "", Submission.of(ref)))
+    limits = dataclasses.asdict(Limits().with_game(PRIEM))
+    tasks = [Task(f"t{i}", "practice", "priemspel", {"start": 0, "N": 5}, i, seated, False, limits) for i in range(3)]
+    tasks[1] = dataclasses.replace(tasks[1], game="no-such-game")
+    heard: list[int] = []
+    played = list(play_grading(tasks, 2, lambda done, total, record: heard.append(done), retries=2))
+    assert [n for n, _, _ in played] == [1, 2, 3] and heard == [1, 2, 3]
+    verdicts = [[p.verdict for p in record.players] for _, _, record in played]
+    assert verdicts == [[Verdict.OK] * 2, [Verdict.HARNESS_ERROR] * 2, [Verdict.OK] * 2]
+    assert "no-such-game" in played[1][2].players[0].reason
