@@ -14,7 +14,7 @@ A job::
       streky-grading:
         description: ...            # shown on the job's report
         game: streky
-        format: gauntlet          # gauntlet | round_robin | shuffled | sembasic
+        format: gauntlet          # gauntlet | round_robin | adaptive | shuffled | sembasic
         submissions: submissions/streky     # a folder of <login>/ folders, or a list of globs
         roster: students.csv      # optional: every login of the course (a row for each)
         reference: [reference_players/streky/strong.py]   # reference bots taking part
@@ -29,6 +29,8 @@ A job::
         awards: {policy: pass_fail, points: 5}
         analysis: seats           # round robin: first- vs second-player wins per pairing and size
         tables: 200               # round robin of 3+ seats: a seeded sample of tables per seed
+        confidence: 0.95          # adaptive: stop once every award tier is settled at this confidence
+        budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
         results: results/streky-grading    # where the store lives
 
@@ -54,7 +56,7 @@ from harness.sandbox.limits import Limits
 from harness.sandbox.packages import PackageError, approve
 from harness.submission import MAIN, ZIP
 
-FORMATS = ("gauntlet", "round_robin", "shuffled", "sembasic")
+FORMATS = ("gauntlet", "round_robin", "adaptive", "shuffled", "sembasic")
 POLICIES = ("pass_fail", "tiers", "none")
 ANALYSES = ("seats",)
 
@@ -114,6 +116,8 @@ class Job:
     analysis: str | None = None
     public: bool = False
     tables: int | None = None  # round robin of more than two seats: sample this many tables per seed
+    confidence: float = 0.95  # adaptive: the confidence at which a bot's award tier counts as settled
+    budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
 
     @property
     def spec(self) -> GameSpec:
@@ -238,7 +242,7 @@ def locate(base: Path, text: str) -> Path:
 
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
-              "bot_packages", "analysis", "public", "tables"}
+              "bot_packages", "analysis", "public", "tables", "confidence", "budget"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -321,7 +325,10 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         raise r.fail("opponent", "only a gauntlet has an opponent")
     if fmt == "sembasic" and game.name not in ("quoridor",):
         raise r.fail("format", f"sembasic grades Quoridor bots, not {game.title}")
-    needed = {"gauntlet": 0, "round_robin": game.players, "shuffled": game.players, "sembasic": 0}[fmt]
+    needed = {"gauntlet": 0, "round_robin": game.players, "adaptive": game.players, "shuffled": game.players,
+              "sembasic": 0}[fmt]
+    if fmt == "adaptive" and game.players != 2:
+        raise r.fail("format", f"adaptive schedules two-player games; {game.title} seats {game.players}")
     if len(submissions) + len(reference) < needed:
         raise r.fail("submissions", "too few bots for this format (found "
                      f"{len(submissions)} submissions and {len(reference)} reference players; "
@@ -346,7 +353,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         workers = workers_raw
     else:
         raise r.fail("workers", f"must be 'auto' or a positive integer, got {workers_raw!r}")
-    tournament = r.boolean("tournament", fmt == "round_robin")
+    tournament = r.boolean("tournament", fmt in ("round_robin", "adaptive"))
     results_raw = r.get("results", f"results/{name}")
     if not isinstance(results_raw, str):
         raise r.fail("results", f"must be a folder path, got {results_raw!r}")
@@ -362,7 +369,36 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                workers=workers, awards=_awards(r, fmt), results=(path.parent / results_raw).resolve(),
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=_roster(r), analysis=analysis, public=r.boolean("public", False),
-               tables=r.integer("tables", minimum=1) if "tables" in body else None)
+               tables=r.integer("tables", minimum=1) if "tables" in body else None,
+               **_adaptive(r, fmt, body))
+
+
+def _share(text: str) -> float | None:
+    """``"35%"`` -> 0.35; ``None`` for anything else."""
+    try:
+        return float(text.strip().removesuffix("%")) / 100 if text.strip().endswith("%") else None
+    except ValueError:
+        return None
+
+
+def _adaptive(r: _Reader, fmt: str, body: dict[str, Any]) -> dict[str, Any]:
+    """An adaptive job's ``confidence`` (a fraction or a percentage) and ``budget`` (games or a share)."""
+    for key in ("confidence", "budget"):
+        if key in body and fmt != "adaptive":
+            raise r.fail(key, "only an adaptive job has one")
+    if fmt != "adaptive":
+        return {}
+    raw = body.get("confidence", 0.95)
+    confidence = _share(raw) if isinstance(raw, str) else raw if type(raw) in (int, float) else None
+    if confidence is None or not 0.5 <= confidence < 1:
+        raise r.fail("confidence", f"must be a fraction in [0.5, 1) or a percentage such as 95%, got {raw!r}")
+    raw = body.get("budget")
+    budget: int | float | None = None
+    if raw is not None:
+        budget = _share(raw) if isinstance(raw, str) else raw if type(raw) in (int, float) else None
+        if budget is None or budget <= 0 or (isinstance(budget, float) and budget > 1):
+            raise r.fail("budget", f"must be a number of games or a share of the round robin such as 35%, got {raw!r}")
+    return {"confidence": float(confidence), "budget": budget}
 
 
 def login_of(path: Path) -> str:

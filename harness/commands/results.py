@@ -107,8 +107,14 @@ def cmd_status(args: argparse.Namespace) -> int:
         job = results.job
         print(f"{job.name} ({job.game}, {job.format})")
         print(f"  last run: {describe(runs[-1]) if runs else 'never'}")
-        print(f"  stored: {results.done} of {results.total} {'gradings' if job.format == 'sembasic' else 'games'}"
-              f" ({results.incomplete or 'complete'})")
+        if job.format == "adaptive":
+            share = 100 * results.done / results.round_robin if results.round_robin else 0.0
+            state = f"stopped: {results.stopped}" if results.stopped else results.incomplete
+            print(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
+                  f"the full round robin has {results.round_robin} ({share:.1f} % played)")
+        else:
+            print(f"  stored: {results.done} of {results.total} {'gradings' if job.format == 'sembasic' else 'games'}"
+                  f" ({results.incomplete or 'complete'})")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]

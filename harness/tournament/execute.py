@@ -96,7 +96,8 @@ class LocalExecutor(Executor):
     def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
         pending = list(reversed(tasks))
         running: dict[Future[dict[str, Any]], Any] = {}
-        self.pool = self._new_pool()
+        if self.pool is None:  # kept between calls: an adaptive job's waves share one pool
+            self.pool = self._new_pool()
         while pending or running:
             while pending and len(running) < 2 * self.workers:  # bounded: sources stay small
                 task = pending.pop()
@@ -118,7 +119,6 @@ class LocalExecutor(Executor):
                 running.clear()
                 self._kill()
                 self.pool = self._new_pool()
-        self.close()
 
     def _kill(self) -> None:
         pool, self.pool = self.pool, None
@@ -177,6 +177,9 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
             standings_of: Callable[[Job], list[dict[str, Any]]] | None = None) -> RunSummary:
     """Play every game of ``job`` not yet in its store, committing each as it finishes.
 
+    An adaptive job plays wave by wave (:mod:`harness.tournament.adaptive`): each wave's games
+    not yet stored, until the schedule stops; a resumed run replays the stored waves first.
+
     ``before_play`` runs once the store is locked and only if there is a game to play (the
     timing self-check): a run that reuses every game needs no fair clock. The run is recorded
     in the store's history with what changed and, if ``standings_of`` is given, the standings.
@@ -185,7 +188,8 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
 
     roll = load_entrants(job)
     grading = job.format == "sembasic"
-    tasks: list[Any] = grade_tasks(job, roll) if grading else make_tasks(job, roll)
+    adaptive = job.format == "adaptive"
+    tasks: list[Any] = grade_tasks(job, roll) if grading else [] if adaptive else make_tasks(job, roll)
     snapshot = submissions_snapshot(roll)
     with ResultsStore(job.results) as store:
         previous = _last_snapshot(store)
@@ -196,37 +200,64 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
                                 "changes": compare_snapshots(previous, snapshot), "first": previous is None}
         run_id = store.start_run(job.name, info)
         status, error = "interrupted", ""
+        faults: dict[str, GameRecord] = {}  # games of this run that failed every retry (adaptive: a wave ends)
+        prepared = False
         try:
-            if todo:
-                if before_play is not None:
-                    before_play(job)
-                summary.refused = executor.prepare(job)
-            bar = progress(len(tasks), summary.reused, job.name) if progress else None
-            attempts = {t.key: 0 for t in todo}
-            work: Work = grade_task if grading else play_task
-            while todo:
-                retry: list[Any] = []
-                for task, result, fault in executor.run(todo, work):
-                    attempts[task.key] += 1
-                    if grading:
-                        if result is None:
-                            if attempts[task.key] <= job.retries:
+            def play(todo: list[Any], bar: Any) -> None:
+                nonlocal prepared
+                if todo and not prepared:
+                    prepared = True
+                    if before_play is not None:
+                        before_play(job)
+                    summary.refused = executor.prepare(job)
+                attempts = {t.key: 0 for t in todo}
+                work: Work = grade_task if grading else play_task
+                while todo:
+                    retry: list[Any] = []
+                    for task, result, fault in executor.run(todo, work):
+                        attempts[task.key] += 1
+                        if grading:
+                            if result is None:
+                                if attempts[task.key] <= job.retries:
+                                    retry.append(task)
+                                else:
+                                    summary.faults += 1
+                                continue
+                            store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
+                        else:
+                            record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                            if record.harness_fault and attempts[task.key] <= job.retries:
                                 retry.append(task)
-                            else:
-                                summary.faults += 1
-                            continue
-                        store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
-                    else:
-                        record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
-                        if record.harness_fault and attempts[task.key] <= job.retries:
-                            retry.append(task)
-                            continue
-                        store.put(task.key, job.name, record, attempts[task.key])
-                        summary.faults += int(record.harness_fault)
-                    summary.played += 1
-                    if bar is not None:
-                        bar.update(1)
-                todo = retry
+                                continue
+                            store.put(task.key, job.name, record, attempts[task.key])
+                            summary.faults += int(record.harness_fault)
+                            if record.harness_fault:
+                                faults[task.key] = record
+                        summary.played += 1
+                        if bar is not None:
+                            bar.update(1)
+                    todo = retry
+
+            if adaptive:
+                from harness.tournament.adaptive import Planner, budget_of, round_robin_games
+
+                planner = Planner(job, roll)
+                bar = progress(budget_of(job, roll), 0, job.name) if progress else None
+                last = None
+                for last in planner.walk(lambda keys: {**store.found(keys),
+                                                       **{k: faults[k] for k in keys if k in faults}}):
+                    if last.finished:
+                        break
+                    play(last.pending, bar)
+                assert last is not None
+                summary.total = last.games + len(last.pending)
+                summary.reused = summary.total - summary.played
+                info.update(games=summary.total, reused=summary.reused,
+                            adaptive={"waves": last.waves, "stopped": last.stopped, "unsettled": len(last.unsettled),
+                                      "round_robin": round_robin_games(job, roll)})
+            else:
+                bar = progress(len(tasks), summary.reused, job.name) if progress else None
+                play(todo, bar)
             if bar is not None:
                 bar.close()
             status = "complete"

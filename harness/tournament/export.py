@@ -32,6 +32,14 @@ def rating_text(row: Row) -> str:
     return f"{row.rating:.0f} [{row.rating_low:.0f}, {row.rating_high:.0f}]"
 
 
+def tier_text(row: Row) -> str:
+    """An adaptive job's tier column: ``"near boundary"`` while the rating's interval straddles a
+    tier boundary (the points may still change with more games), else ``"settled"``."""
+    if row.reference or row.absent or row.disqualified:
+        return ""
+    return "near boundary" if row.near_boundary else "settled"
+
+
 def award_rule(results: JobResults) -> str:
     """The job's award rule in words (for the leaderboard, the report and the README)."""
     awards, job = results.job.awards, results.job
@@ -51,7 +59,8 @@ def award_rule(results: JobResults) -> str:
                 reach = tier_reach(t.top or 0, n)
                 reached = f"rank 1 of {n}" if reach <= 1 else f"ranks 1-{reach} of {n}"
                 parts.append(f"top {100 * (t.top or 0):g} % ({reached}): {t.points:g}")
-        return ("points by the students' rank (bots with a verdict against them are not ranked; a fraction "
+        by = " by rating (an adaptive schedule: bots meet different opponents)" if job.format == "adaptive" else ""
+        return (f"points by the students' rank{by} (bots with a verdict against them are not ranked; a fraction "
                 "reaches ceil(fraction x ranked students), at least rank 1; ties share a rank): " + "; ".join(parts))
     return "no points"
 
@@ -83,13 +92,16 @@ def leaderboard(results: JobResults, fmt: str) -> str:
             writer.writerow({**data, **r.extra})
         return out.getvalue()
     refs = any(r.reference for r in rows)
-    headers = ["rank", "login", "bot", "games", "W", "D", "L", "score", "points", "rating (95% CI)",
-               *(["rank incl. ref."] if refs else []), "status"]
+    adaptive = results.job.format == "adaptive"
+    level = f"{100 * results.job.confidence:g}" if adaptive else "95"
+    headers = ["rank", "login", "bot", "games", "W", "D", "L", "score", "points", f"rating ({level}% CI)",
+               *(["tier"] if adaptive else []), *(["rank incl. ref."] if refs else []), "status"]
     table = []
     for r in rows:
         name = r.login + (" (reference)" if r.reference else "")
         table.append(["-" if r.rank is None else r.rank, name, r.bot_name, r.games, r.wins, r.draws, r.losses,
                       f"{r.score:g}", f"{r.points:g}", rating_text(r),
+                      *([tier_text(r)] if adaptive else []),
                       *(["-" if r.rank_all is None else r.rank_all] if refs else []), r.status])
     style = "github" if fmt == "markdown" else "simple"
     columns = _columns() if fmt == "text" else None
@@ -108,6 +120,8 @@ def leaderboard_json(results: JobResults) -> dict[str, Any]:
     """The leaderboard of a job as one JSON object: the job, whether it is complete, the rows."""
     return {"job": results.job.name, "game": results.job.game, "format": results.job.format,
             "complete": results.complete, "games": results.done, "total": results.total,
+            **({"round_robin": results.round_robin, "stopped": results.stopped or None}
+               if results.job.format == "adaptive" else {}),
             "incomplete": results.incomplete or None, "awards": award_rule(results),
             "rows": [r.to_json() for r in results.rows]}
 

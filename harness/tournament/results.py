@@ -29,9 +29,13 @@ class JobResults:
     total: int  # games (or gradings) the job's schedule has
     done: int  # of which the store holds
     runs: list[dict[str, Any]] = field(default_factory=list)  # the job's history, oldest first
+    round_robin: int = 0  # adaptive: the games the full round robin would play
+    stopped: str = ""  # adaptive: why the schedule stopped ("settled", "budget", "exhausted"), or ""
 
     @property
     def complete(self) -> bool:
+        if self.job.format == "adaptive":
+            return bool(self.stopped)
         return self.done >= self.total
 
     @property
@@ -40,6 +44,8 @@ class JobResults:
         if self.complete:
             return ""
         what = "gradings" if self.job.format == "sembasic" else "games"
+        if self.job.format == "adaptive":
+            return f"incomplete: {self.done} of {self.total} games of the schedule so far"
         return f"incomplete: {self.done} of {self.total} {what}"
 
 
@@ -53,6 +59,8 @@ def job_results(job: Job) -> JobResults:
         from harness.tournament.sembasic import sembasic_results
 
         return sembasic_results(job, roll)
+    if job.format == "adaptive":
+        return adaptive_results(job, roll)
     tasks = make_tasks(job, roll)
     wanted = [t.key for t in tasks]
     with open_readonly(job.results) as store:
@@ -64,4 +72,24 @@ def job_results(job: Job) -> JobResults:
     return JobResults(job, roll, rows, records, [k for k, _ in pairs], len(tasks), done, runs)
 
 
-__all__ = ["JobResults", "StoreError", "job_results"]
+def adaptive_results(job: Job, roll: Roll) -> JobResults:
+    """An adaptive job's standings: its waves replayed from the store (see
+    :mod:`harness.tournament.adaptive`), ranked by rating, each student's interval flagged when
+    it still straddles an award tier's boundary."""
+    from harness.tournament.adaptive import Planner, round_robin_games
+
+    with open_readonly(job.results) as store:
+        progress = next(Planner(job, roll).walk(store.found))
+        found = store.found(progress.keys)
+        runs = store.runs()
+    keys = [k for k in progress.keys if k in found]
+    records = [found[k] for k in keys]
+    rows = standings(job.awards, roll.entrants, records, roll.absent, by_rating=True, confidence=job.confidence)
+    for row in rows:
+        row.near_boundary = row.login in progress.unsettled and not row.reference and not row.absent
+    total = progress.games + len(progress.pending)
+    return JobResults(job, roll, rows, records, keys, total, progress.games, runs,
+                      round_robin=round_robin_games(job, roll), stopped=progress.stopped)
+
+
+__all__ = ["JobResults", "StoreError", "adaptive_results", "job_results"]

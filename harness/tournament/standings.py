@@ -20,6 +20,7 @@ a rated game has no rating (``None``, shown empty).
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -54,6 +55,7 @@ class Row:
     rating_low: float | None = None
     rating_high: float | None = None
     absent: bool = False  # no usable submission: 0 points, ``reason`` says why
+    near_boundary: bool = False  # adaptive: the rating's interval still straddles an award tier's boundary
     extra: dict[str, Any] = field(default_factory=dict)  # a format's own columns (SemBasic's parts)
 
     def to_json(self) -> dict[str, object]:
@@ -115,13 +117,20 @@ def tier_reach(tier_top: float, ranked: int) -> int:
     return math.ceil(tier_top * ranked - 1e-9)
 
 
-def award(rows: list[Row], awards: Awards) -> None:
-    """Set ``rank_all`` (bots not disqualified), ``rank`` (students among them) and ``points``."""
+def award(rows: list[Row], awards: Awards, by_rating: bool = False) -> None:
+    """Set ``rank_all`` (bots not disqualified), ``rank`` (students among them) and ``points``.
+
+    Ranks go by score, or with ``by_rating`` (an adaptive schedule, where bots meet different
+    opponents and a score means little) by rating; ``rows`` are in that order already.
+    """
+    def measure(row: Row) -> float:
+        return (row.rating if row.rating is not None else -1e9) if by_rating else row.score
+
     ranked = [r for r in rows if not r.disqualified and not r.absent]
-    for row, rank in zip(ranked, competition_ranks([r.score for r in ranked])):
+    for row, rank in zip(ranked, competition_ranks([measure(r) for r in ranked])):
         row.rank_all = rank
     students = [r for r in ranked if not r.reference]
-    for row, rank in zip(students, competition_ranks([r.score for r in students])):
+    for row, rank in zip(students, competition_ranks([measure(r) for r in students])):
         row.rank = rank
     if awards.policy == "pass_fail":
         for row in rows:
@@ -151,72 +160,86 @@ def _orderings(record: GameRecord) -> list[tuple[list[int], float]]:
     return [(forward, 1.0)] if forward == backward else [(forward, 0.5), (backward, 0.5)]
 
 
-def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], iterations: int = 200) -> None:
-    """Plackett-Luce strengths on every game, on the Elo scale, with 95 % intervals.
-
-    Every login of the games takes part (a gauntlet's opponent too), so bots with different
-    results get different ratings. Fitted by the MM algorithm (Hunter 2004); each bot also gets
-    one virtual draw against a fixed 1500 anchor, so an unbeaten or winless bot has a finite
-    rating. The interval uses the diagonal of the Fisher information. A game in which one login
-    holds several seats is left out, and so is a game the harness failed.
-    """
-    stages: list[tuple[list[int], float]] = []  # (items still in the race, best first), weight
-    index: dict[str, int] = {}
-    for record in records:
-        logins = [p.login for p in record.players]
-        if record.harness_fault or len(set(logins)) != len(logins):
-            continue
-        items = [index.setdefault(login, len(index)) for login in logins]
-        for order, weight in _orderings(record):
-            ranked = [items[s] for s in order]
-            stages += [(ranked[t:], weight) for t in range(len(ranked) - 1)]
-    rated = {login for login in index if login in rows}
-    if not rated:
+def add_races(record: GameRecord, index: dict[str, int], races: list[tuple[int, ...]], weights: list[float]) -> None:
+    """Append a game's races (see :mod:`harness.tournament.rating`) to ``races``/``weights``,
+    numbering new logins in ``index``. A game the harness failed, or in which one login holds
+    several seats, adds nothing."""
+    logins = [p.login for p in record.players]
+    if record.harness_fault or len(set(logins)) != len(logins):
         return
-    anchor = len(index)
-    for i in range(anchor):
-        stages += [([i, anchor], 0.5), ([anchor, i], 0.5)]
-    gamma = [1.0] * (anchor + 1)
-    wins = [0.0] * (anchor + 1)
-    for race, weight in stages:
-        wins[race[0]] += weight
-    for _ in range(iterations):
-        denom = [0.0] * (anchor + 1)
-        for race, weight in stages:
-            share = weight / sum(gamma[m] for m in race)
-            for m in race:
-                denom[m] += share
-        new = [wins[i] / denom[i] if denom[i] > 0 and wins[i] > 0 else gamma[i] for i in range(anchor + 1)]
-        new[anchor] = 1.0  # the anchor fixes the scale
-        if max(abs(math.log(a / b)) for a, b in zip(new, gamma)) < 1e-9:
-            gamma = new
-            break
-        gamma = new
-    info = [0.0] * (anchor + 1)
-    for race, weight in stages:
-        total = sum(gamma[m] for m in race)
-        for m in race:
-            p = gamma[m] / total
-            info[m] += weight * p * (1 - p)
+    items = [index.setdefault(login, len(index)) for login in logins]
+    for order, weight in _orderings(record):
+        ranked = tuple(items[s] for s in order)
+        for t in range(len(ranked) - 1):
+            races.append(ranked[t:])
+            weights.append(weight)
+
+
+def with_anchor(items: int, races: list[tuple[int, ...]], weights: list[float]
+                ) -> tuple[list[tuple[int, ...]], list[float]]:
+    """The races plus each item's virtual draw against the 1500 anchor (item ``items``)."""
+    anchored = [(i, items) for i in range(items)] + [(items, i) for i in range(items)]
+    return races + anchored, weights + [0.5] * len(anchored)
+
+
+ELO = 400 / math.log(10)  # Elo points per unit of log-strength
+
+
+def rate(rows: dict[str, Row], index: dict[str, int], races: list[tuple[int, ...]], weights: list[float],
+         confidence: float = 0.95, start: Any = None) -> Any:
+    """Set the rating and interval of every row in ``index`` from the races; returns the fitted
+    log-strengths (to warm up a later fit with ``start``)."""
+    from harness.tournament.rating import fit
+
+    rated = [login for login in index if login in rows]
+    if not rated:
+        return None
+    anchored, anchored_weights = with_anchor(len(index), races, weights)
+    theta, variance = fit(anchored, anchored_weights, len(index), start=start)
     scale = 400 / math.log(10)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
     for login in rated:
         i = index[login]
-        rating = 1500 + scale * math.log(gamma[i])
-        half = 1.96 * scale / math.sqrt(info[i]) if info[i] > 0 else float("inf")
+        rating = 1500 + scale * float(theta[i])
+        half = z * scale * math.sqrt(float(variance[i])) if math.isfinite(variance[i]) else float("inf")
         row = rows[login]
         row.rating, row.rating_low, row.rating_high = rating, rating - half, rating + half
+    return theta
+
+
+def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], confidence: float = 0.95) -> None:
+    """Plackett-Luce strengths on every game, on the Elo scale, with intervals at ``confidence``.
+
+    Every login of the games takes part (a gauntlet's opponent too), so bots with different
+    results get different ratings. Fitted by Newton's method (:mod:`harness.tournament.rating`);
+    each bot also gets one virtual draw against a fixed 1500 anchor, so an unbeaten or winless
+    bot has a finite rating. The interval uses the inverse of the Fisher information. A game in
+    which one login holds several seats is left out, and so is a game the harness failed.
+    """
+    races: list[tuple[int, ...]] = []
+    weights: list[float] = []
+    index: dict[str, int] = {}
+    for record in records:
+        add_races(record, index, races, weights)
+    rate(rows, index, races, weights, confidence)
 
 
 def standings(awards: Awards, entrants: Sequence[Entrant], records: Sequence[GameRecord],
-              absent: Sequence[Absent] = ()) -> list[Row]:
-    """The leaderboard rows, best first: ranked bots, then the disqualified, then the absent."""
+              absent: Sequence[Absent] = (), by_rating: bool = False, confidence: float = 0.95) -> list[Row]:
+    """The leaderboard rows, best first: ranked bots, then the disqualified, then the absent.
+
+    Ranked by score (then rating), or with ``by_rating`` by rating (then score)."""
     rows = tally(entrants, records)
-    fit_ratings(rows, records)
+    fit_ratings(rows, records, confidence)
     for a in absent:
         rows[a.login] = Row(a.login, reason=a.reason, absent=True)
-    ordered = sorted(rows.values(), key=lambda r: (r.absent, r.disqualified, -r.score,
-                                                   -(r.rating if r.rating is not None else -1e9), r.login))
-    award(ordered, awards)
+
+    def order(r: Row) -> tuple[Any, ...]:
+        rating = -(r.rating if r.rating is not None else -1e9)
+        return (r.absent, r.disqualified, *((rating, -r.score) if by_rating else (-r.score, rating)), r.login)
+
+    ordered = sorted(rows.values(), key=order)
+    award(ordered, awards, by_rating)
     return ordered
 
 

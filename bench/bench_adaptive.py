@@ -1,0 +1,145 @@
+"""The adaptive schedule against a double round robin, on simulated bots of known strength.
+
+Each bot has a true Elo strength (normal, sd ``--spread``); a game between a and b is won by a
+with the Bradley-Terry probability ``1 / (1 + 10 ** ((b - a) / 400))`` (no draws). The round
+robin plays every pair in both seat orders (``games: 1``, one settings set: 2 games a pair)
+and ranks by wins, as the harness ranks a round robin by score; the adaptive schedule (the
+harness's own :class:`~harness.tournament.adaptive.Planner`, fed the simulated results) ranks
+by rating. Tier accuracy: the share of students whose award tier (top 10 / 20 / 40 %, or the
+shipped streky-tournament's ranks 1-5) is their true one.
+
+    python bench/bench_adaptive.py --bots 300 --seeds 3
+    python bench/bench_adaptive.py --bots 1000 --seeds 2 --budget 0.15
+    python bench/bench_adaptive.py --bots 300 --tiers ranks
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from harness.config import Awards, Job, Tier  # noqa: E402
+from harness.record import GameRecord, PlayerRecord  # noqa: E402
+from harness.sandbox.limits import Limits  # noqa: E402
+from harness.submission import Submission  # noqa: E402
+from harness.tournament.adaptive import Planner, round_robin_games  # noqa: E402
+from harness.tournament.schedule import Entrant, Roll  # noqa: E402
+from harness.tournament.standings import competition_ranks, tier_reach  # noqa: E402
+
+TIERS = {
+    "fractions": (Tier(3.0, top=0.1), Tier(2.0, top=0.2), Tier(1.0, top=0.4)),
+    "ranks": tuple(Tier(float(6 - r), rank=r) for r in range(1, 6)),
+}
+
+
+def tier_of(rank: int, n: int, tiers: tuple[Tier, ...]) -> int:
+    """The tier index a rank reaches (0 = best; len(tiers) = none)."""
+    for t, tier in enumerate(sorted(tiers, key=lambda t: -t.points)):
+        reach = tier.rank if tier.rank is not None else tier_reach(tier.top or 0, n)
+        if rank <= reach:
+            return t
+    return len(tiers)
+
+
+def tiers_by(values: list[float], tiers: tuple[Tier, ...]) -> list[int]:
+    ranks = competition_ranks(values)
+    return [tier_of(r, len(values), tiers) for r in ranks]
+
+
+def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tuple[Tier, ...],
+             confidence: float) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    strength = rng.normal(1500, spread, n)
+    truth = tiers_by(list(strength), tiers)
+    # The double round robin: every pair twice; ranked by wins.
+    diff = strength[:, None] - strength[None, :]
+    p = 1 / (1 + 10 ** (-diff / 400))
+    first = (rng.random((n, n)) < p).astype(float)  # [i, j]: i, seated first, beat j
+    np.fill_diagonal(first, 0.0)
+    score = first.sum(axis=1) + (n - 1) - first.sum(axis=0)  # its wins seated first and seated second
+    rr_tiers = tiers_by(list(score), tiers)
+    rr_games = n * (n - 1)
+    # The adaptive schedule.
+    entrants = [Entrant(f"b{i:04d}", f"/sim/b{i:04d}", make_submission(f"b{i:04d}")) for i in range(n)]
+    job = Job(name="sim", game="streky", format="adaptive", submissions=(), reference=(), opponent=None,
+              settings=({"cards": "course"},), games=1, seed=seed, tournament=True, limits=Limits(),
+              workers=1, awards=Awards("tiers", tiers=tiers), results=Path("/nonexistent"),
+              confidence=confidence, budget=budget)
+    roll = Roll(entrants, None)
+    planner = Planner(job, roll)
+    at = {e.login: i for i, e in enumerate(entrants)}
+    play = random.Random(seed)
+    stored: dict[str, GameRecord] = {}
+
+    def lookup(keys: list[str]) -> dict[str, GameRecord]:
+        return {k: stored[k] for k in keys if k in stored}
+
+    started = time.perf_counter()
+    progress = None
+    for progress in planner.walk(lookup):
+        for task in progress.pending:
+            a, b = (at[e.login] for e in task.entrants)
+            winner = 0 if play.random() < p[a, b] else 1
+            stored[task.key] = GameRecord(game="streky", settings=task.settings, seed=task.seed,
+                                          players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
+                                          winner=winner, scores=(1.0 - winner, float(winner)),
+                                          places=(1 + winner, 2 - winner))
+    elapsed = time.perf_counter() - started
+    assert progress is not None
+    # The adaptive standings: the planner's own fit over the games it played.
+    from harness.tournament.standings import fit_ratings, tally
+
+    records = [stored[k] for k in sorted(progress.keys)]
+    rows = tally(entrants, records)
+    fit_ratings(rows, records, confidence)
+    ad_tiers = tiers_by([rows[e.login].rating or 0.0 for e in entrants], tiers)
+    return {"rr_accuracy": float(np.mean(np.array(rr_tiers) == np.array(truth))),
+            "ad_accuracy": float(np.mean(np.array(ad_tiers) == np.array(truth))),
+            "rr_far": int(np.sum(np.abs(np.array(rr_tiers) - np.array(truth)) >= 2)),
+            "ad_far": int(np.sum(np.abs(np.array(ad_tiers) - np.array(truth)) >= 2)),
+            "games": progress.games, "rr_games": rr_games, "waves": progress.waves,
+            "stopped": progress.stopped, "seconds": elapsed, "full": round_robin_games(job, roll),
+            "unsettled": len(progress.unsettled), "slope": np.polyfit(strength, [rows[e.login].rating or 0.0 for e in entrants], 1).tolist(),
+            "wrong": [(round(float(strength[i])), truth[i], ad_tiers[i], rows[e.login].games, round(rows[e.login].rating or 0), e.login in progress.unsettled) for i, e in enumerate(entrants) if ad_tiers[i] != truth[i]]}
+
+
+def make_submission(login: str) -> Submission:
+    return Submission({"player.py": f"# {login}\n".encode()}, origin=login)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bots", type=int, default=300)
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--spread", type=float, default=200.0, help="sd of the true Elo strengths")
+    ap.add_argument("--budget", type=float, default=0.15, help="share of the double round robin (0: none)")
+    ap.add_argument("--confidence", type=float, default=0.95)
+    ap.add_argument("--tiers", choices=sorted(TIERS), default="fractions")
+    args = ap.parse_args()
+    results = []
+    for seed in range(1, args.seeds + 1):
+        r = simulate(args.bots, seed, args.spread, args.budget or None, TIERS[args.tiers], args.confidence)
+        results.append(r)
+        print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
+              f"two tiers off {r['rr_far']} | adaptive {r['games']} games ({100 * r['games'] / r['rr_games']:.1f} %), "
+              f"{r['waves']} waves, stopped: {r['stopped']}, accuracy {100 * r['ad_accuracy']:.1f} %, "
+              f"two tiers off {r['ad_far']}, planner {r['seconds']:.1f} s", flush=True)
+    rr = statistics.mean(r["rr_accuracy"] for r in results)
+    ad = statistics.mean(r["ad_accuracy"] for r in results)
+    share = statistics.mean(r["games"] / r["rr_games"] for r in results)
+    print(f"{args.bots} bots, {args.seeds} seeds, tiers {args.tiers}: round robin accuracy {100 * rr:.1f} %, "
+          f"adaptive {100 * ad:.1f} % ({100 * (ad - rr):+.1f} points) with {100 * share:.1f} % of the games; "
+          f"bots two tiers off: round robin {sum(r['rr_far'] for r in results)}, "
+          f"adaptive {sum(r['ad_far'] for r in results)}")
+
+
+if __name__ == "__main__":
+    main()

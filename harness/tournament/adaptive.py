@@ -1,0 +1,281 @@
+"""The adaptive schedule: play in waves until every student's award tier is settled.
+
+A job ``format: adaptive`` plays a subset of its round robin's games. The games of a pair of
+bots come in *meetings*: the ``k``-th meeting of a pair is the round robin's games of that pair
+on settings set ``k mod S`` with seed ``seed + (k div S)`` (``S`` settings sets), in both seat
+orders. So every game has the key the round robin would give it (a stored game is reused by
+either format), and a pair never meets more often than in the round robin (``games x S``).
+
+Waves (Heckel et al. 2019, "Active ranking from pairwise comparisons"):
+
+* wave 0 seats every bot against a few seeded random opponents (``OPENING`` meetings each);
+* after each wave the ratings are fitted with intervals at the job's confidence; the award
+  tiers' boundaries are the ratings midway between the last student a tier reaches and the
+  next one; a student whose interval straddles a boundary is *unsettled*;
+* the next wave gives each unsettled student (the most uncertain first) one meeting against
+  an opponent of near rating it has meetings left with, chosen by a generator seeded with the
+  job's seed and the wave's number.
+
+The schedule stops when no student is unsettled, when the game budget is spent (the last wave
+is cut to fit), or when the unsettled students have no meeting left. Wave ``k + 1`` depends
+only on the results of waves ``0 .. k`` and the seed, so replaying the waves from the store
+gives the same schedule: that is how a run resumes, how a daily run reuses games whose
+submissions did not change, and how the readers (leaderboard, status, report) see the job.
+
+The planner is pure: the results come in through a callable, the games go out as tasks.
+"""
+
+from __future__ import annotations
+import os
+
+import math
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from statistics import NormalDist
+
+from harness.config import Job
+from harness.record import GameRecord
+from harness.tournament.schedule import Roll, Task, game_key
+from harness.tournament.rating import score_z
+from harness.tournament.standings import ELO, Row, add_races, rate, tier_reach, with_anchor
+
+OPENING = int(os.environ.get("H8_OPEN", "2"))  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
+NEAR = 4  # an unsettled student's next opponent is drawn from this many of the nearest in rating
+PENALTY = float(os.environ.get("H8_PEN", "0"))
+FLOOR = float(os.environ.get("H8_FLOOR", "0.5"))
+SHARE = float(os.environ.get("H8_SHARE", "0.5"))
+
+Lookup = Callable[[list[str]], Mapping[str, GameRecord]]  # keys -> the stored games among them
+
+
+@dataclass
+class Progress:
+    """Where an adaptive schedule stands after the waves the store completes."""
+
+    waves: int = 0  # complete waves
+    games: int = 0  # games in the complete waves
+    pending: list[Task] = field(default_factory=list)  # the next wave's games (empty once stopped)
+    stopped: str = ""  # "settled", "budget", "exhausted" once the schedule is over, else ""
+    unsettled: set[str] = field(default_factory=set)  # students still within noise of a tier boundary
+    keys: list[str] = field(default_factory=list)  # every game of the complete waves
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.stopped)
+
+
+def round_robin_games(job: Job, roll: Roll) -> int:
+    """How many games the job's full round robin would play."""
+    n = len(roll.entrants)
+    return n * (n - 1) * len(job.settings) * job.games
+
+
+def budget_of(job: Job, roll: Roll) -> int:
+    """The job's game budget (the full round robin's games when it sets none)."""
+    full = round_robin_games(job, roll)
+    if job.budget is None:
+        return full
+    if isinstance(job.budget, float):
+        return max(2, math.floor(job.budget * full))
+    return min(job.budget, full)
+
+
+def boundaries(job: Job, ranked_students: int) -> list[int]:
+    """The ranks after which a tier boundary falls (rank ``k`` and ``k + 1`` earn differently)."""
+    awards = job.awards
+    if awards.policy != "tiers":
+        return []
+    reach = {t.rank if t.rank is not None else tier_reach(t.top or 0, ranked_students) for t in awards.tiers}
+    points = [max((t.points for t in awards.tiers
+                   if (t.rank is not None and rank <= t.rank)
+                   or (t.top is not None and rank <= tier_reach(t.top, ranked_students))), default=0.0)
+              for rank in range(1, ranked_students + 2)]
+    return sorted(k for k in reach if 0 < k < ranked_students and points[k - 1] != points[k])
+
+
+def cuts_of(job: Job, rows: Mapping[str, Row]) -> list[float]:
+    """The ratings of the award tiers' boundaries: midway between the last student a tier reaches
+    and the next one (students that are not disqualified, by rating)."""
+    students = [r for r in rows.values() if not r.reference and not r.disqualified and r.rating is not None]
+    rated = sorted(students, key=lambda r: (-(r.rating or 0.0), r.login))
+    return [((rated[k - 1].rating or 0.0) + (rated[k].rating or 0.0)) / 2
+            for k in boundaries(job, len(rated)) if k < len(rated)]
+
+
+def separation(job: Job, rows: Mapping[str, Row], cuts: list[float], z_at: Callable[[float], Mapping[str, float]]
+               ) -> dict[str, float]:
+    """Each ranked student's distance to its nearest tier boundary, in standard errors: the least
+    ``|z|`` of the score tests "its rating is the boundary's" (``z_at(cut)``: login -> z).
+    A student without a rating is at 0; with no boundary at all, everyone is at infinity."""
+    students = [r.login for r in rows.values() if not r.reference and not r.disqualified]
+    out = {login: math.inf for login in students}
+    for cut in cuts:
+        z = z_at(cut)
+        for login in students:
+            out[login] = min(out[login], abs(z.get(login, 0.0)))
+    for login in students:
+        if rows[login].rating is None:
+            out[login] = 0.0
+    return out
+
+
+def z_of(confidence: float) -> float:
+    """The two-sided normal quantile of ``confidence`` (1.96 for 95 %)."""
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+class Planner:
+    """The waves of one adaptive job: pure, given the roll and the results fed to it."""
+
+    def __init__(self, job: Job, roll: Roll) -> None:
+        self.job, self.roll = job, roll
+        self.entrants = roll.entrants
+        self.limits = asdict(job.limits)
+        self.meetings_max = job.games * len(job.settings)
+        self.budget = budget_of(job, roll)
+
+    def meeting(self, i: int, j: int, k: int) -> list[Task]:
+        """The games of the ``k``-th meeting of entrants ``i < j`` (both seat orders)."""
+        job = self.job
+        rnd, rep = k % len(job.settings), k // len(job.settings)
+        settings, seed = job.settings[rnd], job.seed + rnd * 100_000 + rep
+        table = (self.entrants[i], self.entrants[j])
+        tasks = []
+        for seated in (table, table[::-1]):
+            key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament,
+                           self.limits)
+            tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, self.limits, rnd))
+        return tasks
+
+    def opening(self) -> list[tuple[int, int]]:
+        """Wave 0: each round pairs neighbours on a seeded random circle of every entrant."""
+        n = len(self.entrants)
+        rng = random.Random(f"{self.job.name}/{self.job.seed}/adaptive/0")
+        pairs: list[tuple[int, int]] = []
+        seen: set[tuple[int, int]] = set()
+        for _ in range(OPENING):
+            circle = list(range(n))
+            rng.shuffle(circle)
+            for a in range(n if n > 2 else 1):
+                pair = tuple(sorted((circle[a], circle[(a + 1) % n])))
+                if pair[0] != pair[1] and pair not in seen:
+                    seen.add(pair)  # type: ignore[arg-type]
+                    pairs.append(pair)  # type: ignore[arg-type]
+        return pairs
+
+    def next_pairs(self, wave: int, rows: Mapping[str, Row], open_: set[str], met: Mapping[tuple[int, int], int],
+                   apart: Mapping[str, float], played: Mapping[str, int]) -> list[tuple[int, int]]:
+        """The pairs of wave ``wave``: the unsettled students, most uncertain first, each against an
+        opponent of near rating (not disqualified) it still has a meeting left with."""
+        rng = random.Random(f"{self.job.name}/{self.job.seed}/adaptive/{wave}")
+        index = {e.login: i for i, e in enumerate(self.entrants)}
+        able = [i for i, e in enumerate(self.entrants)
+                if not rows[e.login].disqualified and rows[e.login].rating is not None]
+
+        def rating(i: int) -> float:
+            value = rows[self.entrants[i].login].rating
+            return 1500.0 if value is None else value
+
+        def benefit(login: str) -> float:
+            # What one more game is worth: the drop in the chance of a wrong tier, phi(t) t / n for a
+            # bot t standard errors from its nearest boundary after n games. A bot right on a
+            # boundary (t ~ 0) gains little (it is a coin flip for any schedule); t is floored
+            # because near 0 it is mostly noise.
+            t = max(apart.get(login, 0.0), FLOOR)
+            return math.exp(-t * t / 2) * t / max(played.get(login, 0), 1)
+
+        focus = sorted(open_, key=lambda login: (-benefit(login), login))
+        focus = focus[:max(1, math.ceil(len(focus) * SHARE))]
+        busy: set[int] = set()
+        pairs: list[tuple[int, int]] = []
+        for login in focus:
+            i = index[login]
+            if i in busy:
+                continue
+            candidates = [j for j in able if j != i and j not in busy
+                          and met.get((min(i, j), max(i, j)), 0) < self.meetings_max]
+            if not candidates:
+                candidates = [j for j in able if j != i and met.get((min(i, j), max(i, j)), 0) < self.meetings_max]
+            if not candidates:
+                continue
+            candidates.sort(key=lambda j: (abs(rating(j) - rating(i)) + (0 if self.entrants[j].login in open_ else PENALTY), j))
+            j = rng.choice(candidates[:NEAR])
+            busy.update((i, j))
+            pairs.append((min(i, j), max(i, j)))
+        return pairs
+
+    def walk(self, lookup: Lookup) -> Iterator[Progress]:
+        """Walk the waves the store completes, yielding the progress at each incomplete wave
+        (its games in ``pending``) and once more when the schedule stops.
+
+        The caller plays a pending wave (storing its games, so ``lookup`` finds them) before it
+        asks for the next progress; a reader just takes the first one.
+        """
+        progress = Progress()
+        met: dict[tuple[int, int], int] = {}
+        index: dict[str, int] = {}
+        races: list[tuple[int, ...]] = []
+        weights: list[float] = []
+        disqualified: set[str] = set()
+        played: dict[str, int] = {}
+        theta = None
+        threshold = z_of(self.job.confidence)
+        pairs = self.opening()
+        wave = 0
+        while True:
+            tasks: list[Task] = []
+            for i, j in pairs:
+                tasks += self.meeting(i, j, met.get((i, j), 0))
+                met[(i, j)] = met.get((i, j), 0) + 1
+            room = self.budget - progress.games
+            cut = len(tasks) > room
+            tasks = tasks[:max(0, room - room % 2)] if cut else tasks
+            if not tasks:
+                progress.stopped = "budget" if cut else "exhausted"
+                yield progress
+                return
+            found = lookup([t.key for t in tasks])
+            while any(t.key not in found for t in tasks):
+                progress.pending = [t for t in tasks if t.key not in found]
+                yield progress
+                found = lookup([t.key for t in tasks])
+            progress.pending = []
+            for t in sorted(tasks, key=lambda t: t.key):  # the fit's input order: the keys'
+                record = found[t.key]
+                add_races(record, index, races, weights)
+                disqualified.update(p.login for p in record.players if p.verdict.charged)
+                for p in record.players:
+                    played[p.login] = played.get(p.login, 0) + 1
+            progress.waves, progress.games = wave + 1, progress.games + len(tasks)
+            progress.keys += [t.key for t in tasks]
+            rows = {e.login: Row(e.login, e.reference, disqualified=e.login in disqualified) for e in self.entrants}
+            theta = rate(rows, index, races, weights, self.job.confidence, start=theta)
+            cuts = cuts_of(self.job, rows)
+            anchored, anchored_weights = with_anchor(len(index), races, weights)
+            logins = list(index)
+
+            def z_at(cut: float) -> dict[str, float]:
+                if theta is None:
+                    return {}
+                z = score_z(anchored, anchored_weights, theta, (cut - 1500) / ELO)
+                return dict(zip(logins, z.tolist()))
+
+            apart = separation(self.job, rows, cuts, z_at)
+            progress.unsettled = {login for login, t in apart.items() if t < threshold}
+            if not progress.unsettled:
+                progress.stopped = "settled"
+            elif cut or progress.games >= self.budget:
+                progress.stopped = "budget"
+            else:
+                wave += 1
+                pairs = self.next_pairs(wave, rows, progress.unsettled, met, apart, played)
+                if not pairs:
+                    progress.stopped = "exhausted"
+            if progress.stopped:
+                yield progress
+                return
+
+
+__all__ = ["NEAR", "OPENING", "Planner", "Progress", "boundaries", "budget_of", "cuts_of", "round_robin_games",
+           "separation", "z_of"]
