@@ -55,7 +55,7 @@ def tiers_by(values: list[float], tiers: tuple[Tier, ...]) -> list[int]:
 
 
 def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tuple[Tier, ...],
-             confidence: float) -> dict[str, float]:
+             confidence: float, rematches: int = 8) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     strength = rng.normal(1500, spread, n)
     truth = tiers_by(list(strength), tiers)
@@ -70,9 +70,9 @@ def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tupl
     # The adaptive schedule.
     entrants = [Entrant(f"b{i:04d}", f"/sim/b{i:04d}", make_submission(f"b{i:04d}")) for i in range(n)]
     job = Job(name="sim", game="streky", format="adaptive", submissions=(), reference=(), opponent=None,
-              settings=({"cards": "course"},), games=1, seed=seed, tournament=True, limits=Limits(),
+              settings=({"cards": "course"},), games=rematches, seed=seed, tournament=True, limits=Limits(),
               workers=1, awards=Awards("tiers", tiers=tiers), results=Path("/nonexistent"),
-              confidence=confidence, budget=budget)
+              confidence=confidence, budget=None if budget is None else round(budget * rr_games))
     roll = Roll(entrants, None)
     planner = Planner(job, roll)
     at = {e.login: i for i, e in enumerate(entrants)}
@@ -122,11 +122,14 @@ def main() -> None:
     ap.add_argument("--spread", type=float, default=200.0, help="sd of the true Elo strengths")
     ap.add_argument("--budget", type=float, default=0.15, help="share of the double round robin (0: none)")
     ap.add_argument("--confidence", type=float, default=0.95)
+    ap.add_argument("--rematches", type=int, default=8,
+                    help="the adaptive job's games (seeds) per pair and settings: how often a pair may meet")
     ap.add_argument("--tiers", choices=sorted(TIERS), default="fractions")
     args = ap.parse_args()
     results = []
     for seed in range(1, args.seeds + 1):
-        r = simulate(args.bots, seed, args.spread, args.budget or None, TIERS[args.tiers], args.confidence)
+        r = simulate(args.bots, seed, args.spread, args.budget or None, TIERS[args.tiers], args.confidence,
+                     args.rematches)
         results.append(r)
         print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
               f"two tiers off {r['rr_far']} | adaptive {r['games']} games ({100 * r['games'] / r['rr_games']:.1f} %), "

@@ -9,11 +9,15 @@ either format), and a pair never meets more often than in the round robin (``gam
 Waves (Heckel et al. 2019, "Active ranking from pairwise comparisons"):
 
 * wave 0 seats every bot against a few seeded random opponents (``OPENING`` meetings each);
-* after each wave the ratings are fitted with intervals at the job's confidence; the award
-  tiers' boundaries are the ratings midway between the last student a tier reaches and the
-  next one; a student whose interval straddles a boundary is *unsettled*;
-* the next wave gives each unsettled student (the most uncertain first) one meeting against
-  an opponent of near rating it has meetings left with, chosen by a generator seeded with the
+* after each wave the ratings are fitted (:func:`~harness.tournament.standings.rate`); the
+  award tiers' boundaries are the ratings midway between the last student a tier reaches and
+  the next one; a student is *unsettled* while the score test cannot tell it from a boundary at
+  the job's confidence, taken for every student at once (Bonferroni over the students): a
+  Wald interval is fooled by a bot that won or lost every game, and a per-student 95 %,
+  tested after every wave, left bots of a dozen unlucky games two tiers off in simulation;
+* the next wave gives a meeting to the half of the unsettled students for whom one more game
+  is worth most (see :meth:`Planner.next_pairs`), each against an opponent of near rating
+  (where a game tells most) it has meetings left with, chosen by a generator seeded with the
   job's seed and the wave's number.
 
 The schedule stops when no student is unsettled, when the game budget is spent (the last wave
@@ -26,7 +30,6 @@ The planner is pure: the results come in through a callable, the games go out as
 """
 
 from __future__ import annotations
-import os
 
 import math
 import random
@@ -40,11 +43,10 @@ from harness.tournament.schedule import Roll, Task, game_key
 from harness.tournament.rating import score_z
 from harness.tournament.standings import ELO, Row, add_races, rate, tier_reach, with_anchor
 
-OPENING = int(os.environ.get("H8_OPEN", "2"))  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
+OPENING = 2  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
 NEAR = 4  # an unsettled student's next opponent is drawn from this many of the nearest in rating
-PENALTY = float(os.environ.get("H8_PEN", "0"))
-FLOOR = float(os.environ.get("H8_FLOOR", "0.5"))
-SHARE = float(os.environ.get("H8_SHARE", "0.5"))
+FLOOR = 0.5  # an unsettled student's distance to its boundary, in standard errors, counts at least this
+SHARE = 0.5  # each wave gives a meeting to this share of the unsettled students (the most worth it)
 
 Lookup = Callable[[list[str]], Mapping[str, GameRecord]]  # keys -> the stored games among them
 
@@ -199,7 +201,7 @@ class Planner:
                 candidates = [j for j in able if j != i and met.get((min(i, j), max(i, j)), 0) < self.meetings_max]
             if not candidates:
                 continue
-            candidates.sort(key=lambda j: (abs(rating(j) - rating(i)) + (0 if self.entrants[j].login in open_ else PENALTY), j))
+            candidates.sort(key=lambda j: (abs(rating(j) - rating(i)), j))
             j = rng.choice(candidates[:NEAR])
             busy.update((i, j))
             pairs.append((min(i, j), max(i, j)))
@@ -220,7 +222,11 @@ class Planner:
         disqualified: set[str] = set()
         played: dict[str, int] = {}
         theta = None
-        threshold = z_of(self.job.confidence)
+        # Every tier at once at the confidence (Bonferroni over the students), not each on its own:
+        # with 300 students a per-bot 95 % would leave some 15 settled in the wrong tier, and the
+        # test is repeated after every wave.
+        students = max(1, sum(1 for e in self.entrants if not e.reference))
+        threshold = z_of(1 - (1 - self.job.confidence) / students)
         pairs = self.opening()
         wave = 0
         while True:
