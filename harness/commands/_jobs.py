@@ -53,10 +53,11 @@ def jobs_of(args: argparse.Namespace, *, strict: bool = True) -> tuple[Config, l
     return config, jobs, errors
 
 
-def results_of(job: Job) -> JobResults:
-    """A job's results from its store; a usage error if it was never run or its files are unusable."""
+def results_of(job: Job, light: bool = False) -> JobResults:
+    """A job's results from its store (``light``: without replays, see :func:`job_results`); a
+    usage error if it was never run or its files are unusable."""
     try:
-        return job_results(job)
+        return job_results(job, light)
     except (StoreError, SubmissionError) as exc:
         raise UsageError(str(exc)) from None
 

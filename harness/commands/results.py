@@ -17,16 +17,16 @@ from harness.commands._jobs import (add_config, jobs_of, output_file, output_fol
 from harness.tournament.results import JobResults
 
 
-def _all_results(args: argparse.Namespace) -> list[JobResults]:
+def _all_results(args: argparse.Namespace, light: bool = False) -> list[JobResults]:
     _config, jobs, _errors = jobs_of(args)
-    return [results_of(job) for job in jobs]
+    return [results_of(job, light) for job in jobs]
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from harness.tournament.analysis import analysis_json, analysis_text
     from harness.tournament.export import leaderboard, leaderboard_json
 
-    all_results = _all_results(args)
+    all_results = _all_results(args, light=True)
     if args.format == "json":
         if len(all_results) == 1:
             data: Any = {**leaderboard_json(all_results[0]), "analysis": analysis_json(all_results[0])}
@@ -53,7 +53,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from harness.tournament.export import feedback, gradebook_csv, gradescope, group_csv
 
-    all_results = _all_results(args)
+    all_results = _all_results(args, light=True)
     incomplete = [f"{r.job.name}: {r.incomplete}" for r in all_results if r.incomplete]
     if incomplete and not args.allow_incomplete:
         print(f"harness export: {'; '.join(incomplete)}: the points are not final (run the job to the end, "
@@ -102,7 +102,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     from harness.tournament.history import describe
 
-    for results in _all_results(args):
+    for results in _all_results(args, light=True):
         runs = results.runs
         job = results.job
         print(f"{job.name} ({job.game}, {job.format})")

@@ -49,8 +49,12 @@ class JobResults:
         return f"incomplete: {self.done} of {self.total} {what}"
 
 
-def job_results(job: Job) -> JobResults:
+def job_results(job: Job, light: bool = False) -> JobResults:
     """The standings of a job from its store, over the games of its current schedule.
+
+    ``light`` records leave out the moves, transcripts and the output of players without a
+    verdict against them (see :meth:`ResultsStore.records`): enough for standings and exports,
+    not for the report's replays.
 
     :class:`StoreError` if the job has never been run.
     """
@@ -64,7 +68,7 @@ def job_results(job: Job) -> JobResults:
     tasks = make_tasks(job, roll)
     wanted = [t.key for t in tasks]
     with open_readonly(job.results) as store:
-        pairs = list(store.records(wanted))
+        pairs = list(store.records(wanted, light=light))
         runs = store.runs()
     records = [r for _, r in pairs]
     done = sum(1 for r in records if not r.harness_fault)

@@ -21,7 +21,7 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from harness.record import GameRecord
+from harness.record import GameRecord, Verdict
 
 SCHEMA_VERSION = 2
 
@@ -134,13 +134,18 @@ class ResultsStore:
              int(record.harness_fault), attempts, time.time(), json.dumps(record.to_json())))
         self._db.commit()
 
-    def records(self, keys: Iterable[str] | None = None) -> Iterator[tuple[str, GameRecord]]:
-        """Stored games (all, or those with the given keys), in the order they finished."""
+    def records(self, keys: Iterable[str] | None = None, *, light: bool = False) -> Iterator[tuple[str, GameRecord]]:
+        """Stored games (all, or those with the given keys), in the order they finished.
+
+        ``light``: without what standings and exports never read (the moves, the transcript, and
+        the output of players without a verdict against them), so holding every game of a large
+        store stays small.
+        """
         rows = self._db.execute("SELECT key, record FROM games ORDER BY finished, key")
         wanted = set(keys) if keys is not None else None
         for key, text in rows:
             if wanted is None or key in wanted:
-                yield key, self._parse(key, text)
+                yield key, self._parse(key, text, light)
 
     def found(self, keys: Iterable[str]) -> dict[str, GameRecord]:
         """The stored games (without a harness fault) among ``keys``, by key: one indexed query
@@ -155,9 +160,15 @@ class ResultsStore:
                 out[key] = self._parse(key, text)
         return out
 
-    def _parse(self, key: str, text: str) -> GameRecord:
+    def _parse(self, key: str, text: str, light: bool = False) -> GameRecord:
         try:
-            return GameRecord.from_json(json.loads(text))
+            data = json.loads(text)
+            if light:
+                data["moves"], data["transcript"], data["limits"] = [], [], {}
+                for player in data["players"]:
+                    if not Verdict(player["verdict"]).charged:
+                        player["stdout"] = player["stderr"] = player["traceback"] = ""
+            return GameRecord.from_json(data)
         except (ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{self.path}: the stored game {key} is damaged ({type(exc).__name__}: "
                              f"{str(exc)[:100]})") from None
