@@ -4,6 +4,12 @@ Before a job plays, every worker of the cluster runs the timing self-check (the 
 bot under the job's limits, in its sandbox); a worker that fails it takes no game of the job,
 and the run says which workers were refused. A worker lost in mid-game costs no bot anything:
 Dask plays the game again elsewhere, or the game ends as ``harness_error`` and the run retries it.
+
+Scale: games go out in *batches* (one Dask task plays several short games one after another,
+so the scheduler's per-task cost, about a millisecond, is paid once a batch), and only a few
+batches per worker are in flight at a time: the coordinator holds a bounded number of futures
+and results whatever the number of games (200,000 for a 300-student course), and the
+scheduler's memory does not grow with them either.
 """
 
 from __future__ import annotations
@@ -31,15 +37,33 @@ def worker_self_check(limits: dict[str, Any]) -> tuple[bool, str]:
     return report.fair, ("fair" if report.fair else report.problems[0])
 
 
-class DaskExecutor(Executor):
-    """Games on the Dask scheduler at ``address``; only workers that pass the self-check play."""
+def play_batch(work: Work, tasks: list[Any]) -> list[tuple[dict[str, Any] | None, str]]:
+    """Run on a worker: play ``tasks`` one after another; each game's failure is its own."""
+    out: list[tuple[dict[str, Any] | None, str]] = []
+    for task in tasks:
+        try:
+            out.append((work(task), ""))
+        except Exception:  # noqa: BLE001 - any failure here is the harness's
+            out.append((None, "the harness failed on a Dask worker: " + traceback.format_exc(limit=-1)[-800:]))
+    return out
 
-    def __init__(self, address: str, timeout: float = 10.0, self_check: bool = True) -> None:
+
+class DaskExecutor(Executor):
+    """Games on the Dask scheduler at ``address``; only workers that pass the self-check play.
+
+    ``batch``: most games a Dask task plays (fewer when there are few games a worker);
+    ``in_flight``: batches outstanding per worker.
+    """
+
+    def __init__(self, address: str, timeout: float = 10.0, self_check: bool = True, batch: int = 16,
+                 in_flight: int = 2) -> None:
         try:
             from distributed import Client
         except ImportError:
             raise ClusterError("--scheduler needs Dask's distributed: pip install 'bot-harness[dask]'") from None
         self.address, self.self_check = address, self_check
+        self.batch, self.in_flight = batch, in_flight
+        self.peak = 0  # the most futures this executor has had outstanding at once
         try:
             self.client = Client(address, timeout=f"{timeout}s")
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address
@@ -75,16 +99,40 @@ class DaskExecutor(Executor):
         options: dict[str, Any] = {"pure": False}
         if self.workers is not None:
             options.update(workers=self.workers, allow_other_workers=False)
-        futures = {self.client.submit(work, t, key=f"game-{t.key}-{id(t)}", **options): t for t in tasks}
-        for future in as_completed(futures):
-            task = futures[future]
+        workers = len(self.workers) if self.workers is not None else max(1, len(self._names()))
+        # Small batches when there are few games (every worker busy), up to ``batch`` games.
+        size = max(1, min(self.batch, len(tasks) // (workers * self.in_flight * 4) or 1))
+        batches = (list(tasks[i:i + size]) for i in range(0, len(tasks), size))
+        pending: dict[Any, list[Any]] = {}
+        done = as_completed()
+
+        def submit() -> bool:
+            batch = next(batches, None)
+            if batch is None:
+                return False
+            future = self.client.submit(play_batch, work, batch, key=f"games-{batch[0].key}-{id(batch)}", **options)
+            pending[future] = batch
+            done.add(future)
+            return True
+
+        while len(pending) < workers * self.in_flight and submit():
+            pass
+        self.peak = max(self.peak, len(pending))
+        for future in done:
+            batch = pending.pop(future)
             try:
-                yield task, future.result(), ""
-            except Exception:  # noqa: BLE001 - a lost worker or any harness failure
-                yield task, None, "the harness failed on a Dask worker: " + traceback.format_exc(limit=-1)[-800:]
+                results = future.result()
+            except Exception:  # noqa: BLE001 - a lost worker or any harness failure: every game of the batch
+                reason = "the harness failed on a Dask worker: " + traceback.format_exc(limit=-1)[-800:]
+                results = [(None, reason)] * len(batch)
+            future.release()
+            submit()
+            self.peak = max(self.peak, len(pending))
+            for task, (result, fault) in zip(batch, results):
+                yield task, result, fault
 
     def close(self) -> None:
         self.client.close()
 
 
-__all__ = ["ClusterError", "DaskExecutor", "worker_self_check"]
+__all__ = ["ClusterError", "DaskExecutor", "play_batch", "worker_self_check"]

@@ -92,3 +92,44 @@ def test_a_worker_lost_in_mid_game_costs_no_bot_anything(tmp_path: Path) -> None
         _, err = run.communicate(timeout=600)
         assert run.returncode == 0, err
     assert stored(local / "results" / "rr") == stored(remote / "results" / "rr")  # no verdict changed
+
+
+def test_games_go_out_in_batches_with_a_bounded_number_in_flight() -> None:
+    """More workers than cores; 6,000 short "games" (``vars`` of a namespace: the work itself is
+    nothing, so the scheduler's cost is all there is). Each comes back exactly once, and the
+    executor never has more than ``in_flight`` batches per worker outstanding."""
+    from types import SimpleNamespace
+
+    from harness.tournament.cluster import DaskExecutor
+
+    workers = (os.cpu_count() or 1) + 1
+    tasks = [SimpleNamespace(key=f"{n:06d}") for n in range(6_000)]
+    with cluster(workers) as c:
+        executor = DaskExecutor(c.scheduler_address, self_check=False, batch=16, in_flight=2)
+        try:
+            seen = [(task.key, result, fault) for task, result, fault in executor.run(tasks, vars)]
+        finally:
+            executor.close()
+    assert sorted(k for k, _, _ in seen) == [t.key for t in tasks]
+    assert all(result == {"key": k} and fault == "" for k, result, fault in seen)
+    assert 0 < executor.peak <= 2 * workers
+
+
+def test_a_failing_game_in_a_batch_fails_alone() -> None:
+    from types import SimpleNamespace
+
+    from harness.tournament.cluster import DaskExecutor
+
+    tasks = [SimpleNamespace(key=str(n), spread=[] if n == 3 else [n]) for n in range(8)]
+    with cluster(2) as c:
+        executor = DaskExecutor(c.scheduler_address, self_check=False, batch=8)
+        try:
+            out = {t.key: (r, f) for t, r, f in executor.run(tasks, _first)}
+        finally:
+            executor.close()
+    assert out["3"][0] is None and "IndexError" in out["3"][1]
+    assert all(out[str(n)] == ({"first": n}, "") for n in range(8) if n != 3)
+
+
+def _first(task):  # type: ignore[no-untyped-def]
+    return {"first": task.spread[0]}
