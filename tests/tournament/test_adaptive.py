@@ -235,3 +235,27 @@ def test_config_reads_a_budget(tmp_path: Path, budget: object) -> None:
     job = load_config(config).jobs["ad"]
     assert job.format == "adaptive" and job.confidence == 0.95
     assert job.budget == (40 if budget == 40 else 0.35)
+
+
+# ---- the store's light records (standings and exports of a large store) -------------------------
+
+def test_light_records_keep_what_standings_and_exports_read(tmp_path: Path) -> None:
+    from harness.record import MoveRecord, Verdict
+
+    players = [PlayerRecord("ann", "a" * 64, Verdict.EXCEPTION, "ValueError", stdout="ann's output",
+                            traceback="Traceback ..."),
+               PlayerRecord("ben", "b" * 64, bot_name="Ben", stdout="ben's output")]
+    record = GameRecord(game="priemspel", settings={"start": 0, "N": 5}, seed=1, players=players, winner=1,
+                        scores=(0.0, 1.0), places=(2, 1), plies=3, end="verdict", transcript=["1", "2"],
+                        moves=[MoveRecord(0, 2, 0.01, 0.01), MoveRecord(1, 3, 0.01, 0.01)])
+    with ResultsStore(tmp_path) as store:
+        store.put("k", "job", record)
+        (key, full), = store.records()
+        (_, light), = store.records(light=True)
+    assert key == "k" and full == record
+    assert light.moves == [] and light.transcript == []
+    assert (light.winner, light.scores, light.places, light.settings) == (1, (0.0, 1.0), (2, 1), record.settings)
+    ann, ben = light.players
+    assert (ann.verdict, ann.reason, ann.stdout, ann.traceback) == (Verdict.EXCEPTION, "ValueError", "ann's output",
+                                                                    "Traceback ...")
+    assert ben.bot_name == "Ben" and ben.stdout == "", "only a charged player's output is kept"
