@@ -4,7 +4,8 @@ Bot ``sNN`` plays the seed's strategy but a random legal step with probability `
 (drawn from a generator seeded by the position), so ``s00`` is the strongest and the true
 order is the bots' numbering. Both jobs play for real (sandboxed subprocess bots, a SQLite
 store); the round robin plays every pair in both seat orders once (``games: 1``), the adaptive
-job may rematch a pair on new seeds (``games: 4``) within a budget of 35 % of that round robin.
+job may rematch a pair on new seeds (``games: 4``) within a budget of 35 % of that round robin's
+games (a number of games: ``35%`` would be of the adaptive job's own round robin, four times as big).
 Tier accuracy: the share of students whose tier (top 10 / 20 / 40 %) is the one of their
 true rank.
 
@@ -54,12 +55,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", type=int, default=40)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--budget", default="35%")
+    ap.add_argument("--budget", type=float, default=0.35, help="share of the round robin's games")
     ap.add_argument("--rematches", type=int, default=4)
+    ap.add_argument("--folder", help="reuse this folder (its bots and stored games) instead of a new one")
     args = ap.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="bench-adaptive-"))
+    folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="bench-adaptive-"))
     strategy = (REPO / "reference_players/priemspel/strategie.py").read_bytes()
     for i in range(args.bots):
+        if (folder / "subs" / f"s{i:02d}").exists():
+            continue
         (folder / "subs" / f"s{i:02d}").mkdir(parents=True)
         p = round(i / (args.bots - 1), 3)
         (folder / "subs" / f"s{i:02d}" / "player.py").write_bytes(strategy + GRADED.format(p=p).encode())
@@ -78,7 +82,8 @@ jobs:
   ad:
     format: adaptive
     games: {args.rematches}
-    budget: {args.budget}
+    budget: {round(args.budget * args.bots * (args.bots - 1))}
+    results: results/ad-{args.budget:g}
 {common}
 """)
     config = load_config(folder / "tournaments.yaml")

@@ -168,8 +168,8 @@ class Planner:
 
     def next_pairs(self, wave: int, rows: Mapping[str, Row], open_: set[str], met: Mapping[tuple[int, int], int],
                    apart: Mapping[str, float], played: Mapping[str, int]) -> list[tuple[int, int]]:
-        """The pairs of wave ``wave``: the unsettled students, most uncertain first, each against an
-        opponent of near rating (not disqualified) it still has a meeting left with."""
+        """The pairs of wave ``wave``: half of the unsettled students, those one more game helps
+        most, each against an opponent of near rating (not disqualified) it has a meeting left with."""
         rng = random.Random(f"{self.job.name}/{self.job.seed}/adaptive/{wave}")
         index = {e.login: i for i, e in enumerate(self.entrants)}
         able = [i for i, e in enumerate(self.entrants)
@@ -188,17 +188,23 @@ class Planner:
             return math.exp(-t * t / 2) * t / max(played.get(login, 0), 1)
 
         focus = sorted(open_, key=lambda login: (-benefit(login), login))
-        focus = focus[:max(1, math.ceil(len(focus) * SHARE))]
+        wanted = max(1, math.ceil(len(focus) * SHARE))
         busy: set[int] = set()
         pairs: list[tuple[int, int]] = []
-        for login in focus:
+
+        def left(i: int, j: int) -> bool:
+            pair = (min(i, j), max(i, j))
+            return met.get(pair, 0) + pairs.count(pair) < self.meetings_max
+
+        for n, login in enumerate(focus):
+            if n >= wanted and pairs:  # the rest only when the first half found no opponent at all
+                break
             i = index[login]
             if i in busy:
                 continue
-            candidates = [j for j in able if j != i and j not in busy
-                          and met.get((min(i, j), max(i, j)), 0) < self.meetings_max]
-            if not candidates:
-                candidates = [j for j in able if j != i and met.get((min(i, j), max(i, j)), 0) < self.meetings_max]
+            candidates = [j for j in able if j != i and j not in busy and left(i, j)]
+            if not candidates:  # every free opponent met: one that already plays in this wave
+                candidates = [j for j in able if j != i and left(i, j)]
             if not candidates:
                 continue
             candidates.sort(key=lambda j: (abs(rating(j) - rating(i)), j))
@@ -272,7 +278,8 @@ class Planner:
             if not progress.unsettled:
                 progress.stopped = "settled"
             elif cut or progress.games >= self.budget:
-                progress.stopped = "budget"
+                # Without a budget of its own the job's budget is the whole round robin: all played.
+                progress.stopped = "budget" if self.job.budget is not None else "exhausted"
             else:
                 wave += 1
                 pairs = self.next_pairs(wave, rows, progress.unsettled, met, apart, played)
