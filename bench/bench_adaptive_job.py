@@ -98,8 +98,9 @@ jobs:
         students = [r for r in results.rows if r.rank is not None]
         n = len(students)
         right = sum(tier(r.rank or 0, n) == tier(int(r.login[1:]) + 1, n) for r in students)
-        out[name] = (summary.played, elapsed, right / n, results.stopped)
-        print(f"{name}: {summary.played} games in {elapsed:.0f} s ({summary.played / elapsed:.1f} games/s), "
+        out[name] = (summary.total, elapsed, right / n, results.stopped)
+        print(f"{name}: {summary.total} games ({summary.reused} reused), {summary.played} played in {elapsed:.0f} s "
+              f"({summary.played / max(elapsed, 1e-9):.1f} games/s), "
               f"tier accuracy {100 * right / n:.1f} %{', stopped: ' + results.stopped if results.stopped else ''}",
               flush=True)
     rr, ad = out["rr"], out["ad"]
