@@ -64,7 +64,7 @@ def schedule(count: int) -> None:
             started = time.perf_counter()
             tasks = (SimpleNamespace(key=f"{n:06d}") for n in range(count))
             seen = 0
-            for _ in executor.run(list(tasks), vars):
+            for _ in executor.run(tasks, vars):  # read lazily: the coordinator holds a few batches
                 seen += 1
                 if seen % 5000 == 0:
                     peak = max(peak, rss_mb())

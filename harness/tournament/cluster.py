@@ -15,7 +15,7 @@ scheduler's memory does not grow with them either.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import asdict
 from typing import Any
 
@@ -93,7 +93,10 @@ class DaskExecutor(Executor):
         self.workers = fit
         return refused
 
-    def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
+    def run(self, tasks: Iterable[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
+        """Play ``tasks`` (a sequence, or any iterable: then read lazily, a batch at a time)."""
+        from itertools import islice
+
         from distributed import as_completed
 
         options: dict[str, Any] = {"pure": False}
@@ -101,8 +104,10 @@ class DaskExecutor(Executor):
             options.update(workers=self.workers, allow_other_workers=False)
         workers = len(self.workers) if self.workers is not None else max(1, len(self._names()))
         # Small batches when there are few games (every worker busy), up to ``batch`` games.
-        size = max(1, min(self.batch, len(tasks) // (workers * self.in_flight * 4) or 1))
-        batches = (list(tasks[i:i + size]) for i in range(0, len(tasks), size))
+        count = len(tasks) if isinstance(tasks, Sized) else None
+        size = self.batch if count is None else max(1, min(self.batch, count // (workers * self.in_flight * 4) or 1))
+        source = iter(tasks)
+        batches = iter(lambda: list(islice(source, size)), [])
         pending: dict[Any, list[Any]] = {}
         done = as_completed()
 
