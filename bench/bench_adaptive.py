@@ -5,12 +5,15 @@ with the Bradley-Terry probability ``1 / (1 + 10 ** ((b - a) / 400))`` (no draws
 robin plays every pair in both seat orders (``games: 1``, one settings set: 2 games a pair)
 and ranks by wins, as the harness ranks a round robin by score; the adaptive schedule (the
 harness's own :class:`~harness.tournament.adaptive.Planner`, fed the simulated results) ranks
-by rating. Tier accuracy: the share of students whose award tier (top 10 / 20 / 40 %, or the
+by rating, and may rematch a pair on new seeds (``--rematches``, its ``games``). The budget is
+a share of the double round robin's games (``--budget 0``: none, the adaptive job's own round
+robin). Tier accuracy: the share of students whose award tier (top 10 / 20 / 40 %, or the
 shipped streky-tournament's ranks 1-5) is their true one.
 
-    python bench/bench_adaptive.py --bots 300 --seeds 3
-    python bench/bench_adaptive.py --bots 1000 --seeds 2 --budget 0.15
-    python bench/bench_adaptive.py --bots 300 --tiers ranks
+    python bench/bench_adaptive.py --bots 300 --seeds 2                # 15 % budget, sd 200 Elo
+    python bench/bench_adaptive.py --bots 300 --seeds 2 --spread 400
+    python bench/bench_adaptive.py --bots 1000 --seeds 1
+    python bench/bench_adaptive.py --bots 302 --tiers ranks --rematches 2 --budget 0   # streky-tournament
 """
 
 from __future__ import annotations
@@ -107,8 +110,7 @@ def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tupl
             "ad_far": int(np.sum(np.abs(np.array(ad_tiers) - np.array(truth)) >= 2)),
             "games": progress.games, "rr_games": rr_games, "waves": progress.waves,
             "stopped": progress.stopped, "seconds": elapsed, "full": round_robin_games(job, roll),
-            "unsettled": len(progress.unsettled), "slope": np.polyfit(strength, [rows[e.login].rating or 0.0 for e in entrants], 1).tolist(),
-            "wrong": [(round(float(strength[i])), truth[i], ad_tiers[i], rows[e.login].games, round(rows[e.login].rating or 0), e.login in progress.unsettled) for i, e in enumerate(entrants) if ad_tiers[i] != truth[i]]}
+            "unsettled": len(progress.unsettled)}
 
 
 def make_submission(login: str) -> Submission:
