@@ -8,11 +8,14 @@ that no per-process mechanism gives:
 * ``cpuacct`` (v2: ``cpu.stat``): the CPU time of the whole tree, in nanoseconds;
 * ``memory``: a cap on resident memory (including files the bot writes to a tmpfs), and
   whether the kernel's OOM killer fired;
+* ``freezer`` (v2: ``cgroup.freeze``): stopping every task of the bot at once, including
+  processes it started in new sessions, between its turns;
 * killing every task of the bot, repeatedly, until the group is empty.
 
-The cgroup freezer is deliberately not used to stop a bot between its turns: on cgroup v1 a
-freeze/thaw pair costs about 0.4 ms (measured), more than the harness's whole per-move cost;
-SIGSTOP/SIGCONT costs 5 us (see :mod:`harness.sandbox.process`).
+A freeze/thaw pair costs about 0.17 ms on cgroup v1 (measured: ``python bench/bench_turns.py``),
+SIGSTOP/SIGCONT of the worker about 1 us. So :mod:`harness.sandbox.process` stops the worker
+with a signal while it is the bot's only process (``pids.current`` says so in one read) and
+freezes the whole group from the first time it is not (see :meth:`BotCgroup.lone_worker`).
 
 Directories are named ``harness-<owner pid>-<random>``: one left behind by a harness that was
 killed (``kill -9``) is removed by the next harness once its owner is gone and it is empty.
@@ -33,7 +36,7 @@ from harness.sandbox.stale import owner_alive
 V1_ROOT = Path("/sys/fs/cgroup")
 PREFIX = "harness-"
 # Controllers the harness uses, by cgroup v1 hierarchy name.
-V1_CONTROLLERS = ("pids", "cpuacct", "memory")
+V1_CONTROLLERS = ("pids", "cpuacct", "memory", "freezer")
 
 
 def _writable(path: Path) -> bool:
@@ -87,7 +90,7 @@ def _v2_root() -> tuple[Path, set[str]] | None:
                 continue
             wanted = enabled & {"pids", "cpu", "memory"}
             if wanted and _writable(base):
-                return base, wanted
+                return base, wanted | {"freezer"}  # cgroup.freeze: every v2 cgroup but the root
     return None
 
 
@@ -96,7 +99,7 @@ class CgroupSupport:
     """What this machine lets the harness do with cgroups."""
 
     version: int  # 1 or 2; 0 when unavailable
-    controllers: frozenset[str] = frozenset()  # among "pids", "cpu", "memory"
+    controllers: frozenset[str] = frozenset()  # among "pids", "cpu", "memory", "freezer"
     where: str = ""  # the directory (v2) or hierarchy roots (v1)
     reason: str = ""  # why not, when unavailable
 
@@ -170,6 +173,9 @@ class BotCgroup:
     version: int
     dirs: dict[str, Path] = field(default_factory=dict)  # controller -> directory (v2: all the same)
     _cpu_fd: int | None = None
+    _freeze_fd: int | None = None  # freezer.state (v1) or cgroup.freeze (v2)
+    _tasks_fd: int | None = None  # pids.current
+    frozen: bool = False
 
     @classmethod
     def create(cls, max_tasks: int, memory_bytes: int | None) -> BotCgroup | None:
@@ -225,6 +231,13 @@ class BotCgroup:
             cpu_file = self.dirs["v2"] / "cpu.stat"
         if cpu_file is not None and cpu_file.exists():
             self._cpu_fd = os.open(cpu_file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        # Kept open: a turn costs one pread/pwrite on them, never a path lookup.
+        freeze_file = (self.dirs["freezer"] / "freezer.state" if "freezer" in self.dirs
+                       else self.dirs["v2"] / "cgroup.freeze" if "v2" in self.dirs else None)
+        if freeze_file is not None and freeze_file.exists():
+            self._freeze_fd = os.open(freeze_file, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+        if "pids" in self.dirs:
+            self._tasks_fd = os.open(self.dirs["pids"] / "pids.current", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
 
     @property
     def controllers(self) -> set[str]:
@@ -232,7 +245,40 @@ class BotCgroup:
         names = set(self.dirs) - {"v2"}
         if self._cpu_fd is None:
             names.discard("cpuacct")
+        if self._freeze_fd is not None:
+            names.add("freezer")
         return names
+
+    @property
+    def can_freeze(self) -> bool:
+        """True if the whole group can be frozen at once."""
+        return self._freeze_fd is not None
+
+    def freeze(self) -> None:
+        """Stop every task of the group, present and future (a fork in a frozen group is frozen too).
+
+        The kernel freezes the tasks asynchronously: one still running on another core stops at
+        its next return to user space, microseconds later; nothing it does meanwhile is the
+        opponent's (its CPU time is charged to this cgroup).
+        """
+        if self._freeze_fd is not None and not self.frozen:
+            os.pwrite(self._freeze_fd, b"FROZEN" if self.version == 1 else b"1", 0)
+            self.frozen = True
+
+    def thaw(self) -> None:
+        """Let the group's tasks run again."""
+        if self._freeze_fd is not None and self.frozen:
+            os.pwrite(self._freeze_fd, b"THAWED" if self.version == 1 else b"0", 0)
+            self.frozen = False
+
+    def task_count(self) -> int | None:
+        """Tasks (processes and threads, zombies included) in the group now, from ``pids.current``."""
+        if self._tasks_fd is None:
+            return None
+        try:
+            return int(os.pread(self._tasks_fd, 32, 0))
+        except (OSError, ValueError):
+            return None
 
     def enroll(self, pids: list[int]) -> None:
         """Move ``pids`` into the cgroup(s). Raises OSError if a move fails."""
@@ -284,30 +330,50 @@ class BotCgroup:
 
     def kill_all(self) -> None:
         """SIGKILL every process in the cgroup (repeated: a fork may race the first pass)."""
+        if self.frozen:  # killed while frozen: SIGKILL first, then thaw (a frozen v1 task cannot die)
+            self._signal_all(signal.SIGKILL)
+            try:
+                self.thaw()
+            except OSError:
+                pass
         if self.version == 2 and "v2" in self.dirs:
             try:
                 (self.dirs["v2"] / "cgroup.kill").write_text("1")
             except OSError:
                 pass
         for _ in range(20):
-            pids = self.pids()
-            if not pids:
+            if not self._signal_all(signal.SIGKILL, signal.SIGCONT):  # a stopped task must run to die promptly
                 return
-            for pid in pids:
+
+    def _signal_all(self, *signals: int) -> bool:
+        """Send ``signals`` to every process of the group; False if it has none."""
+        pids = self.pids()
+        for pid in pids:
+            for sig in signals:
                 try:
-                    os.kill(pid, signal.SIGKILL)
-                    os.kill(pid, signal.SIGCONT)  # a stopped task must run to die promptly
+                    os.kill(pid, sig)
                 except (ProcessLookupError, PermissionError):
                     pass
+        return bool(pids)
+
+    def stop_all(self, sig: int) -> None:
+        """Send ``sig`` (SIGSTOP or SIGCONT) to every process of the group: the freezer's fallback."""
+        self._signal_all(sig)
+
+    def _close_fds(self) -> None:
+        for name in ("_cpu_fd", "_freeze_fd", "_tasks_fd"):
+            fd = getattr(self, name)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
 
     def remove(self) -> None:
         """Kill what is left and delete the cgroup(s) (each must be empty to go)."""
-        if self._cpu_fd is not None:
-            os.close(self._cpu_fd)
-            self._cpu_fd = None
         if not self.dirs:
+            self._close_fds()
             return
         self.kill_all()
+        self._close_fds()
         for path in {str(p): p for p in self.dirs.values()}.values():
             for _ in range(200):
                 try:

@@ -71,7 +71,8 @@ class CallResult:
     ``wall`` is the parent's wall-clock time from writing the request to reading the whole
     reply; ``cpu`` the CPU time of the bot's whole process tree during the call (from its
     cgroup where there is one; else the bot process's own figure, cross-checked with /proc on
-    Linux). ``clock`` says which clock fired when the verdict is a timeout: "wall" or "cpu".
+    Linux). ``waited`` is the part of ``wall`` the bot's threads spent waiting for a CPU (the
+    machine's load): the wall-clock clocks judge ``wall - waited``. ``clock`` says which clock fired when the verdict is a timeout: "wall" or "cpu".
     """
 
     ok: bool
@@ -83,6 +84,7 @@ class CallResult:
     info: dict[str, Any] = field(default_factory=dict)
     traceback: str = ""
     clock: str | None = None
+    waited: float = 0.0  # seconds of ``wall`` the bot's threads waited for a CPU (not charged to it)
 
 
 @dataclass

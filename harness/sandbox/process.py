@@ -4,9 +4,15 @@ One :class:`BotProcess` is one fresh child for one bot in one game, under bubble
 works (:mod:`harness.sandbox.bubblewrap`), else a plain process; in its own cgroup where the
 machine allows (:mod:`harness.sandbox.cgroup`). The parent alone decides about time: it
 measures every call from the moment the request is written until the whole reply is read
-(wall clock) and reads the CPU time of the bot's whole process tree itself; it kills the
-bot when a call runs past its limit plus a small grace. While another bot's call runs, the bot
-is stopped (SIGSTOP; SIGCONT with its next request), so it cannot compute on its opponent's time.
+(wall clock), reads the CPU time of the bot's whole process tree itself, and the time the
+bot's threads waited for a CPU (:class:`~harness.sandbox.timing.WaitMeter`): the wall-clock
+clocks count the bot's own time, elapsed minus that wait, so a loaded machine costs no bot its
+game. It kills the bot when a call runs past its limit plus a small grace.
+
+While another bot's call runs, every process of the bot is stopped, so none of them computes
+on its opponent's time: SIGSTOP of the worker while it is the bot's only process (one read of
+the cgroup's task count checks that), and from the first time it is not, the cgroup freezer
+(or SIGSTOP of every process in the cgroup where there is no freezer).
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from harness.sandbox import bubblewrap, packages, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
-from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter
+from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter, own_time
 from harness.submission import MAIN, Submission
 
 WORKER = Path(__file__).with_name("worker.py")
@@ -76,6 +82,11 @@ class BotProcess:
         self._ready = False  # the worker said hello and its tree is in the cgroup
         self._worker_pid: int | None = None
         self._paused = False
+        self._stopped: tuple[str, ...] = ()  # how the bot is stopped now: "worker", "freezer", "group"
+        self._whole_group = False  # the bot once had a process besides its worker: stop it all from then on
+        self._stat_fd: int | None = None  # /proc/<worker>/stat: its thread count
+        self.waits: WaitMeter | None = None
+        self._wait0: tuple[int, ...] = ()  # the bot's threads' CPU waits when the current call began
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
@@ -167,6 +178,12 @@ class BotProcess:
             self.meter = CgroupMeter(self.cgroup)
         elif sys.platform.startswith("linux"):
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
+        if sys.platform.startswith("linux"):
+            self.waits = WaitMeter(self._worker_pid)  # its threads now: the main one and the bot's
+            try:
+                self._stat_fd = os.open(f"/proc/{self._worker_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                self._stat_fd = None
         self._ready = True
         return None
 
@@ -224,6 +241,11 @@ class BotProcess:
                     pass
         self._req_w = self._rep_r = None
         self.meter.close()
+        if self.waits is not None:
+            self.waits.close()
+        if self._stat_fd is not None:
+            os.close(self._stat_fd)
+            self._stat_fd = None
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
@@ -258,14 +280,56 @@ class BotProcess:
             _TURN.bot = self
 
     def _pause(self) -> None:
-        if self.limits.pause and _POSIX and not self._paused and self.dead is None and self.proc is not None:
+        """Stop every process of the bot: the worker with one signal while it is alone, else the group."""
+        if not (self.limits.pause and _POSIX and not self._paused and self.dead is None and self.proc is not None):
+            return
+        cg = self.cgroup
+        how: tuple[str, ...] = ()
+        if cg is None or not self._whole_group:
+            # First: the worker cannot start a process once its SIGSTOP is pending (a fork that
+            # begins after it restarts after SIGCONT), so the count read next is final, but for
+            # a fork already under way: that one shows in the next turn's count.
             self._signal(signal.SIGSTOP, group=False)
-            self._paused = True
+            how = ("worker",)
+            if cg is not None and not self._lone_worker():
+                self._whole_group = True  # from now on, every turn (the bot may start more)
+        if cg is not None and self._whole_group:
+            try:
+                if cg.can_freeze:
+                    cg.freeze()
+                    how += ("freezer",)
+                else:
+                    cg.stop_all(signal.SIGSTOP)
+                    how += ("group",)
+            except OSError:
+                cg.stop_all(signal.SIGSTOP)
+                how += ("group",)
+        self._stopped = how
+        self._paused = True
+
+    def _lone_worker(self) -> bool:
+        """True if the cgroup holds only the worker's threads (and bubblewrap's two processes)."""
+        assert self.cgroup is not None
+        tasks = self.cgroup.task_count()
+        if tasks is None or self._stat_fd is None:
+            return False  # cannot tell: stop the whole group
+        try:  # field 20 of stat, num_threads: the 18th after the command name
+            threads = int(os.pread(self._stat_fd, 1024, 0).rsplit(b")", 1)[1].split()[17])
+        except (OSError, ValueError, IndexError):
+            return False
+        return tasks <= threads + (BWRAP_TASKS if self.bwrap else 0)
 
     def _resume(self) -> None:
-        if self._paused:
+        if not self._paused:
+            return
+        if "freezer" in self._stopped and self.cgroup is not None:
+            self.cgroup.thaw()
+        if "group" in self._stopped and self.cgroup is not None:
+            self.cgroup.stop_all(signal.SIGCONT)
+        if "worker" in self._stopped:
             self._signal(signal.SIGCONT, group=False)
-            self._paused = False
+        self._stopped = ()
+        self._paused = False
 
     def _kill(self) -> None:
         proc = self.proc
@@ -303,6 +367,7 @@ class BotProcess:
         # The CPU clock is read once per call: at its end. Whatever the bot's tree used since its
         # previous call ended (nothing while it was stopped) is charged to this call.
         cpu0 = self._cpu_mark if self._cpu_mark is not None else self.meter.read()
+        self._wait0 = self.waits.read() if self.waits is not None else ()
         start = time.perf_counter()
         try:
             # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
@@ -327,19 +392,51 @@ class BotProcess:
         if isinstance(outcome, CallResult):
             outcome.wall, outcome.cpu = wall, measured
             return outcome
-        return self._judge(outcome, what, limit, wall, measured)
+        result = self._judge(outcome, what, limit, wall, measured)
+        if wall >= 0.01:  # a read of the wait costs ~2 us: not worth it on a quick call
+            result.waited = min(wall, self._waited())
+        return result
+
+    def _waited(self) -> float:
+        """Seconds the bot's threads waited for a CPU since the current call began (0 if unknown)."""
+        if self.waits is None or not self._wait0:
+            return 0.0
+        return WaitMeter.waited(self._wait0, self.waits.read())
+
+    def _own(self, wall: float, limit: float) -> float:
+        """The bot's own part of ``wall`` seconds of the current call: what the wall clocks judge.
+
+        Read only once the wall clock alone could be over a limit: a quick call costs no read.
+        Never more than :data:`CEILING` times the limit of wall-clock time, whatever the wait.
+        """
+        if wall <= self._wall_allowance(limit):
+            return wall
+        return wall if wall > CEILING * limit else own_time(wall, self._waited())
+
+    def _wall_allowance(self, limit: float) -> float:
+        """The own time a call may take: the limit (wall policy), the backstop (cpu policy)."""
+        return limit if self.limits.policy == "wall" else limit * self.limits.backstop
 
     def _await(self, start: float, limit: float, cpu0: float | None) -> Any:
-        """The reply frame, ``_EOF``, a verdict (``CallResult``), or the clock that ran out."""
+        """The reply frame, ``_EOF``, a verdict (``CallResult``), or the clock that ran out.
+
+        The wall-clock deadline moves by the time the bot waited for a CPU (its own time is
+        judged), up to :data:`CEILING` times the limit.
+        """
         lim = self.limits
-        if lim.policy == "wall":
-            wall_deadline, cpu_cap = start + limit + lim.grace, None
-        else:
-            wall_deadline, cpu_cap = start + limit * lim.backstop + lim.grace, limit + lim.grace
+        allowed = self._wall_allowance(limit) + lim.grace
+        ceiling = start + max(allowed, CEILING * limit + lim.grace)
+        cpu_cap = limit + lim.grace if lim.policy == "cpu" else None
+        wall_deadline = start + allowed
         while True:
             now = time.perf_counter()
             if now >= wall_deadline:
-                return "wall"
+                if now >= ceiling:
+                    return "ceiling"
+                own = own_time(now - start, self._waited())
+                if own >= allowed:
+                    return "wall"
+                wall_deadline = min(ceiling, now + (allowed - own))  # own time grows at most as fast as wall
             until = wall_deadline
             if cpu_cap is not None and cpu0 is not None:
                 now_cpu = self.meter.read()
@@ -383,14 +480,16 @@ class BotProcess:
                 self.dead = result
             return result
         over = None
-        if lim.policy == "wall" and wall > limit:
-            over = ("wall", f"{what} took {wall:.3f} s of wall-clock time, over the {limit:g} s limit")
+        own = self._own(wall, limit)  # wall-clock time less the wait for a CPU
+        if lim.policy == "wall" and own > limit:
+            over = ("wall", f"{what} took {own:.3f} s of wall-clock time, over the {limit:g} s limit"
+                            f"{_waited_text(wall - own)}")
         elif lim.policy == "cpu" and cpu is not None and cpu > limit:
             over = ("cpu", f"{what} took {cpu:.3f} s of CPU time, over the {limit:g} s limit "
                            f"({wall:.3f} s of wall-clock time)")
-        elif lim.policy == "cpu" and wall > limit * lim.backstop:
-            over = ("wall", f"{what} took {wall:.3f} s of wall-clock time, over the "
-                            f"{limit * lim.backstop:g} s backstop of the CPU-time policy")
+        elif lim.policy == "cpu" and own > limit * lim.backstop:
+            over = ("wall", f"{what} took {own:.3f} s of wall-clock time, over the "
+                            f"{limit * lim.backstop:g} s backstop of the CPU-time policy{_waited_text(wall - own)}")
         if over is not None:
             # The parent's clocks are the authority: an answer that came late is a timeout.
             self._kill()
@@ -411,11 +510,17 @@ class BotProcess:
         if clock == "cpu":
             reason = (f"{what} used more than {limit:g} s of CPU time "
                       f"({cpu or 0:.2f} s when killed after {wall:.2f} s of wall-clock time)")
+        elif clock == "ceiling":
+            reason = (f"{what} did not return within {CEILING:g}x its {limit:g} s limit of wall-clock time, "
+                      f"however long it waited for a CPU; killed after {wall:.2f} s{spent}")
+            clock = "wall"
         elif lim.policy == "cpu":
             reason = (f"{what} did not return within the wall-clock backstop of {limit * lim.backstop:g} s "
-                      f"({lim.backstop:g}x the {limit:g} s CPU-time limit); killed after {wall:.2f} s{spent}")
+                      f"({lim.backstop:g}x the {limit:g} s CPU-time limit); killed after {wall:.2f} s{spent}"
+                      f"{_waited_text(self._waited())}")
         else:
-            reason = f"{what} did not return within {limit:g} s; killed after {wall:.2f} s{spent}"
+            reason = (f"{what} did not return within {limit:g} s; killed after {wall:.2f} s{spent}"
+                      f"{_waited_text(self._waited())}")
         if stopped:
             reason += " (its process was stopped: it sent itself SIGSTOP?)"
         self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=reason, clock=clock)
@@ -533,6 +638,10 @@ class BotProcess:
     def worker_pid(self) -> int | None:
         """The process that runs the bot's code, once it has started."""
         return self._worker_pid if self.proc is not None else None
+
+
+def _waited_text(waited: float) -> str:
+    return f" ({waited:.2f} s of it waiting for a CPU, not counted)" if waited >= 0.005 else ""
 
 
 def _is_hello(frame: Any) -> bool:

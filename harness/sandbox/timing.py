@@ -8,11 +8,19 @@ Three sources, best first:
   resolution), used to cross-check the figure the bot's process reports about itself.
 * none (macOS, Windows): the bot's own report, which a hostile bot could falsify; the
   wall-clock backstop still bounds every call.
+
+The wall-clock clocks (the ``wall`` policy, the ``cpu`` policy's backstop) judge the bot's
+*own* time: elapsed time minus the time its threads waited for a CPU (:class:`WaitMeter`), so
+a loaded machine costs a bot nothing. :data:`CEILING` bounds every call whatever the load.
 """
 
 from __future__ import annotations
 
 import os
+
+# No call lasts longer than this many times its limit in wall-clock time, however long the bot
+# waited for a CPU (a bot that lowers its own priority must not stall a game for ever).
+CEILING = 10.0
 
 
 class CpuMeter:
@@ -88,4 +96,62 @@ class ProcMeter(CpuMeter):
             self.fd = None
 
 
-__all__ = ["CgroupMeter", "CpuMeter", "ProcMeter"]
+
+class WaitMeter:
+    """How long the bot's worker threads waited for a CPU (run-queue wait), from the kernel.
+
+    ``/proc/<pid>/task/<tid>/schedstat`` holds, per thread, the time it ran, the time it was
+    runnable but waiting for a CPU, and its time slices. The wait is the machine's load, not
+    the bot's work: the wall-clock clocks judge a bot's *own* time, elapsed minus this wait.
+    The threads are those of the worker when it said hello (its main thread and the thread
+    that runs the bot's code); threads or processes the bot starts itself get no credit, so
+    a bot cannot earn time by making its own threads compete.
+    """
+
+    def __init__(self, pid: int) -> None:
+        self.fds: list[int] = []
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            tids = []
+        for tid in tids:
+            try:
+                self.fds.append(os.open(f"/proc/{pid}/task/{tid}/schedstat", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
+            except OSError:
+                continue
+
+    @property
+    def available(self) -> bool:
+        return bool(self.fds)
+
+    def read(self) -> tuple[int, ...]:
+        """Each thread's total run-queue wait so far, in ns (-1 where it cannot be read)."""
+        out = []
+        for fd in self.fds:
+            try:
+                out.append(int(os.pread(fd, 128, 0).split()[1]))
+            except (OSError, ValueError, IndexError):
+                out.append(-1)
+        return tuple(out)
+
+    @staticmethod
+    def waited(before: tuple[int, ...], after: tuple[int, ...]) -> float:
+        """Seconds of the call a thread of the bot spent waiting for a CPU: the largest per-thread wait.
+
+        The largest, not the sum: the call's thread waiting is what delays its answer; two threads
+        waiting at once are not twice the delay.
+        """
+        return max((a - b for b, a in zip(before, after) if b >= 0 and a >= 0), default=0) / 1e9
+
+    def close(self) -> None:
+        for fd in self.fds:
+            os.close(fd)
+        self.fds = []
+
+
+def own_time(wall: float, wait: float) -> float:
+    """The part of ``wall`` that was the bot's own (running, or asleep by choice): wall minus CPU wait."""
+    return max(0.0, wall - min(max(wait, 0.0), wall))
+
+
+__all__ = ["CEILING", "CgroupMeter", "CpuMeter", "ProcMeter", "WaitMeter", "own_time"]

@@ -87,6 +87,19 @@ class BotThread:
         self.ident: int | None = None
         self.thread = stoppable(target=self.loop, name="bot", daemon=True)
         self.thread.start()
+        try:  # the kernel's count of the time this thread waited for a CPU (see _waited)
+            self.schedstat: int | None = os.open(f"/proc/self/task/{self.thread.native_id}/schedstat", os.O_RDONLY)
+        except (OSError, AttributeError):
+            self.schedstat = None
+
+    def _waited(self) -> float:
+        """Seconds the bot's thread has waited for a CPU so far (0 where the kernel does not say)."""
+        if self.schedstat is None:
+            return 0.0
+        try:
+            return int(os.pread(self.schedstat, 128, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
 
     def loop(self) -> None:
         self.ident = threading.get_ident()
@@ -102,23 +115,27 @@ class BotThread:
             self.results.put(True)
 
     def run(self, job: Callable[[], Reply], limit: float, policy: str, backstop: float) -> str:
-        """Run ``job`` on the bot thread; "" when it finished, else which clock ran out."""
+        """Run ``job`` on the bot thread; "" when it finished, else which clock ran out.
+
+        The wall clock counts the bot's own time: elapsed time less its thread's wait for a
+        CPU (the parent judges the same way, and has the last word).
+        """
+        start_wall, start_cpu, waited = _wall_clock(), _cpu_clock(), self._waited()
         self.jobs.put(job)
-        if policy != "cpu":
-            try:
-                self.results.get(timeout=limit)
-                return ""
-            except queue.Empty:
-                return "wall"
-        start_wall, start_cpu = _wall_clock(), _cpu_clock()
+        allowed = backstop if policy == "cpu" else limit
         while True:
-            used, elapsed = _cpu_clock() - start_cpu, _wall_clock() - start_wall
-            if used >= limit:
-                return "cpu"
-            if elapsed >= backstop:
+            elapsed = _wall_clock() - start_wall
+            own = elapsed if elapsed < allowed else elapsed - (self._waited() - waited)
+            if own >= allowed:
                 return "wall"
-            # CPU time cannot grow faster than the cores the bot can use: sleep that long.
-            wait = max(0.002, min((limit - used) / NCPU, backstop - elapsed))
+            wait = allowed - own  # own time grows at most as fast as the wall clock
+            if policy == "cpu":
+                used = _cpu_clock() - start_cpu
+                if used >= limit:
+                    return "cpu"
+                # CPU time cannot grow faster than the cores the bot can use: sleep that long.
+                wait = min(wait, (limit - used) / NCPU)
+            wait = max(0.002, wait)
             try:
                 self.results.get(timeout=wait)
                 return ""

@@ -52,7 +52,7 @@ def bot_processes() -> dict[int, str]:
 
 def bot_cgroups() -> list[Path]:
     """Cgroup directories this process made for bots that still exist."""
-    roots = [Path("/sys/fs/cgroup", name) for name in ("pids", "cpuacct", "memory")]
+    roots = [Path("/sys/fs/cgroup", name) for name in ("pids", "cpuacct", "memory", "freezer")]
     mine = f"{cgroup.PREFIX}{os.getpid()}-"
     found = []
     for root in roots:

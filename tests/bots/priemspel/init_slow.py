@@ -3,8 +3,8 @@ import time
 
 class Player:
     def __init__(self, name):
-        end = time.perf_counter() + 3
-        while time.perf_counter() < end:
+        end = time.thread_time() + 3
+        while time.thread_time() < end:
             pass
 
     def zet(self, spel):
