@@ -37,7 +37,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from harness.sandbox import isolation
     from harness.sandbox.limits import POLICIES, Limits
 
-    if args.policy not in POLICIES:
+    if args.policy is not None and args.policy not in POLICIES:
         raise UsageError(f"--policy must be wall or cpu, got {args.policy!r}")
     uid = os.geteuid() if hasattr(os, "geteuid") else "n/a"
     print(f"harness doctor: {platform.system()} {platform.release()}, Python {platform.python_version()} "
@@ -55,9 +55,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     print(f"bots will run in: {mode}")
     print(f"live check: {_live_check()}")
     if args.calibrate:
-        from harness.sandbox.calibrate import calibrate
+        from harness.config import BACKSTOP
+        from harness.sandbox.calibrate import self_check
 
-        report = calibrate(Limits(policy=args.policy))
+        # The very check `harness run` makes, under a job's default limits (cpu, 1.5x backstop).
+        limits = Limits(policy="cpu", backstop=BACKSTOP)
+        report = self_check(limits if args.policy is None else limits.with_policy(args.policy))
         print(report.summary())
         return 0 if report.fair else 1
     return 0
@@ -68,5 +71,6 @@ def register(sub: Any) -> None:
     doctor = sub.add_parser("doctor", help="show which sandbox isolation features work on this machine")
     doctor.add_argument("--calibrate", action="store_true",
                         help="also run the timing self-check (exit code 1 if timing would be unfair now)")
-    doctor.add_argument("--policy", default="wall", help="the limit policy to calibrate for: wall or cpu")
+    doctor.add_argument("--policy", help="the limit policy to calibrate for: wall or cpu "
+                                         "(default: a job's, cpu with a 1.5x wall-clock backstop)")
     doctor.set_defaults(func=cmd_doctor)

@@ -18,18 +18,23 @@ from harness.tournament.results import JobResults
 from harness.tournament.store import StoreError, open_readonly
 
 
+class Refused(Exception):
+    """The timing self-check refused a job (exit code 1: the machine, not the command, is the problem)."""
+
+
 def self_check(quiet: bool) -> Callable[[Job], None]:
     """The timing self-check before a job plays games here: refuses (one line) on an unfit machine."""
     from harness.sandbox.calibrate import HarnessUnfit, ensure_fair_timing
 
     def check(job: Job) -> None:
         try:
-            report = ensure_fair_timing(job.limits, calls=3, work=round(job.limits.move * 0.3, 3))
+            report = ensure_fair_timing(job.limits)
         except HarnessUnfit as exc:
-            raise UsageError(f"{job.name}: {exc}") from None
+            raise Refused(f"{job.name}: {exc}") from None
         if not quiet:
-            print(f"{job.name}: timing self-check passed (wall/CPU {report.ratio:.2f} under the "
-                  f"{job.limits.policy} policy, {report.isolation})", file=sys.stderr)
+            print(f"{job.name}: timing self-check passed (judged time/CPU {report.ratio:.2f} under the "
+                  f"{job.limits.policy} policy; load: wall/CPU {report.load_ratio:.2f}, not charged; "
+                  f"{report.isolation})", file=sys.stderr)
 
     return check
 
@@ -100,6 +105,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     for job in jobs:
         try:
             run_one(args, job)
+        except Refused as exc:
+            print(f"harness run: {exc}", file=sys.stderr)
+            failed.append(str(exc))
         except UsageError as exc:
             if len(jobs) == 1:
                 raise

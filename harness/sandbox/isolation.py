@@ -101,8 +101,14 @@ def report(mode: str = "auto") -> list[Feature]:
                 or "not enforced on this platform"),
         Feature("file size and open-files caps", rlimits, "RLIMIT_FSIZE, RLIMIT_NOFILE" if rlimits else "none"),
         Feature("output caps (kept, per call, per game)", True, "enforced by the parent"),
-        Feature("stop between turns", os.name == "posix", "SIGSTOP/SIGCONT of the bot's process (all its threads)"
-                if os.name == "posix" else "not available"),
+        Feature("stop every process of a bot between its turns", "pids" in cg.controllers,
+                ("SIGSTOP of the worker while it is alone, else the cgroup freezer" if "freezer" in cg.controllers
+                 else "SIGSTOP of the worker while it is alone, else of every process in its cgroup")
+                if "pids" in cg.controllers else ("SIGSTOP of the worker only (processes it starts in new "
+                                                  "sessions run on)" if os.name == "posix" else "not available")),
+        Feature("wall clocks count the bot's own time, not its wait for a CPU", linux,
+                "/proc/<pid>/task/<tid>/schedstat run-queue wait" if linux
+                else "not on this platform: a loaded machine slows bots down"),
         Feature("audit-hook policy (processes, files, network, imports)", True, "always, inside the bot's process"),
     ]
     return features

@@ -307,16 +307,21 @@ class BotProcess:
         self._stopped = how
         self._paused = True
 
+    def _worker_threads(self) -> int | None:
+        """The worker's threads now (field 20 of /proc/<pid>/stat), or None if unknown."""
+        if self._stat_fd is None:
+            return None
+        try:  # num_threads: the 18th field after the command name
+            return int(os.pread(self._stat_fd, 1024, 0).rsplit(b")", 1)[1].split()[17])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def _lone_worker(self) -> bool:
         """True if the cgroup holds only the worker's threads (and bubblewrap's two processes)."""
         assert self.cgroup is not None
-        tasks = self.cgroup.task_count()
-        if tasks is None or self._stat_fd is None:
+        tasks, threads = self.cgroup.task_count(), self._worker_threads()
+        if tasks is None or threads is None:
             return False  # cannot tell: stop the whole group
-        try:  # field 20 of stat, num_threads: the 18th after the command name
-            threads = int(os.pread(self._stat_fd, 1024, 0).rsplit(b")", 1)[1].split()[17])
-        except (OSError, ValueError, IndexError):
-            return False
         return tasks <= threads + (BWRAP_TASKS if self.bwrap else 0)
 
     def _resume(self) -> None:
@@ -398,8 +403,15 @@ class BotProcess:
         return result
 
     def _waited(self) -> float:
-        """Seconds the bot's threads waited for a CPU since the current call began (0 if unknown)."""
-        if self.waits is None or not self._wait0:
+        """Seconds the bot's threads waited for a CPU since the current call began (0 if unknown).
+
+        No credit while the bot runs threads or processes of its own besides those it started
+        with: their competition for the CPU is its own doing, not the machine's load.
+        """
+        if self.waits is None or not self._wait0 or self._whole_group:
+            return 0.0
+        threads = self._worker_threads()
+        if threads is None or threads > self.waits.threads or (self.cgroup is not None and not self._lone_worker()):
             return 0.0
         return WaitMeter.waited(self._wait0, self.waits.read())
 

@@ -17,6 +17,7 @@ a loaded machine costs a bot nothing. :data:`CEILING` bounds every call whatever
 from __future__ import annotations
 
 import os
+import threading
 
 # No call lasts longer than this many times its limit in wall-clock time, however long the bot
 # waited for a CPU (a bot that lowers its own priority must not stall a game for ever).
@@ -104,8 +105,9 @@ class WaitMeter:
     runnable but waiting for a CPU, and its time slices. The wait is the machine's load, not
     the bot's work: the wall-clock clocks judge a bot's *own* time, elapsed minus this wait.
     The threads are those of the worker when it said hello (its main thread and the thread
-    that runs the bot's code); threads or processes the bot starts itself get no credit, so
-    a bot cannot earn time by making its own threads compete.
+    that runs the bot's code), and the parent's thread that waits for the reply: its own wait
+    to read the answer is not the bot's either. Threads or processes the bot starts itself
+    get no credit (the caller checks), so a bot cannot earn time by making its own threads compete.
     """
 
     def __init__(self, pid: int) -> None:
@@ -119,6 +121,11 @@ class WaitMeter:
                 self.fds.append(os.open(f"/proc/{pid}/task/{tid}/schedstat", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
             except OSError:
                 continue
+        self.threads = len(self.fds)  # the worker's, not counting the parent's thread
+        if self.fds:
+            parent = _parent_thread_schedstat()
+            if parent is not None:
+                self.fds.append(parent)
 
     @property
     def available(self) -> bool:
@@ -136,17 +143,31 @@ class WaitMeter:
 
     @staticmethod
     def waited(before: tuple[int, ...], after: tuple[int, ...]) -> float:
-        """Seconds of the call a thread of the bot spent waiting for a CPU: the largest per-thread wait.
+        """Seconds the threads waited for a CPU between two readings (the caller caps it at the wall time).
 
-        The largest, not the sum: the call's thread waiting is what delays its answer; two threads
-        waiting at once are not twice the delay.
+        Summed: a call hands the turn from the parent's thread to the worker's main thread, to
+        the bot's thread and back, one after the other, and each of them may wait.
         """
-        return max((a - b for b, a in zip(before, after) if b >= 0 and a >= 0), default=0) / 1e9
+        return sum(a - b for b, a in zip(before, after) if b >= 0 and a >= 0) / 1e9
 
     def close(self) -> None:
-        for fd in self.fds:
+        for fd in self.fds[:self.threads]:  # the parent's thread's descriptor is shared (per thread)
             os.close(fd)
         self.fds = []
+
+
+_THREAD = threading.local()
+
+
+def _parent_thread_schedstat() -> int | None:
+    """A descriptor of this thread's own schedstat, opened once per thread."""
+    fd = getattr(_THREAD, "schedstat", None)
+    if fd is None:
+        try:
+            fd = _THREAD.schedstat = os.open("/proc/thread-self/schedstat", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return None
+    return fd
 
 
 def own_time(wall: float, wait: float) -> float:

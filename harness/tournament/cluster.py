@@ -29,11 +29,10 @@ class ClusterError(RuntimeError):
 
 def worker_self_check(limits: dict[str, Any]) -> tuple[bool, str]:
     """Run on a worker: can this machine time bots fairly under ``limits`` now?"""
-    from harness.sandbox.calibrate import calibrate
+    from harness.sandbox.calibrate import self_check
     from harness.sandbox.limits import Limits
 
-    lim = Limits(**limits)
-    report = calibrate(lim, calls=3, work=round(lim.move * 0.3, 3))
+    report = self_check(Limits(**limits))
     return report.fair, ("fair" if report.fair else report.problems[0])
 
 
