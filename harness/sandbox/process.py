@@ -87,6 +87,7 @@ class BotProcess:
         self._stat_fd: int | None = None  # /proc/<worker>/stat: its thread count
         self.waits: WaitMeter | None = None
         self._wait0: tuple[int, ...] = ()  # the bot's threads' CPU waits when the current call began
+        self._wait1: tuple[int, ...] | None = None  # ... and when its reply was read
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
@@ -373,6 +374,7 @@ class BotProcess:
         # previous call ended (nothing while it was stopped) is charged to this call.
         cpu0 = self._cpu_mark if self._cpu_mark is not None else self.meter.read()
         self._wait0 = self.waits.read() if self.waits is not None else ()
+        self._wait1: tuple[int, ...] | None = None
         start = time.perf_counter()
         try:
             # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
@@ -388,6 +390,8 @@ class BotProcess:
             return self._died(what, time.perf_counter() - start)
         outcome = self._await(start, limit, cpu0)
         wall = time.perf_counter() - start
+        if wall >= 0.01 and self.waits is not None:  # with the wall clock: a wait after this is not the call's
+            self._wait1 = self.waits.read()  # (~2 us: not worth it on a quick call)
         cpu1 = self._cpu_mark = self.meter.read()
         measured = None if cpu0 is None or cpu1 is None else max(0.0, cpu1 - cpu0)
         if isinstance(outcome, str):  # a clock ran out
@@ -398,7 +402,7 @@ class BotProcess:
             outcome.wall, outcome.cpu = wall, measured
             return outcome
         result = self._judge(outcome, what, limit, wall, measured)
-        if wall >= 0.01:  # a read of the wait costs ~2 us: not worth it on a quick call
+        if self._wait1 is not None:
             result.waited = min(wall, self._waited())
         return result
 
@@ -413,7 +417,7 @@ class BotProcess:
         threads = self._worker_threads()
         if threads is None or threads > self.waits.threads or (self.cgroup is not None and not self._lone_worker()):
             return 0.0
-        return WaitMeter.waited(self._wait0, self.waits.read())
+        return WaitMeter.waited(self._wait0, self._wait1 if self._wait1 is not None else self.waits.read())
 
     def _own(self, wall: float, limit: float) -> float:
         """The bot's own part of ``wall`` seconds of the current call: what the wall clocks judge.
