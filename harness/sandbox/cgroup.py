@@ -374,15 +374,21 @@ class BotCgroup:
             return
         self.kill_all()
         self._close_fds()
+        # Killed tasks leave the cgroup a moment after SIGKILL; on a machine loaded far beyond
+        # its cores that moment can last seconds.
+        deadline = time.monotonic() + 10.0
         for path in {str(p): p for p in self.dirs.values()}.values():
-            for _ in range(200):
+            while True:
                 try:
                     path.rmdir()
                     break
                 except FileNotFoundError:
                     break
                 except OSError:
-                    time.sleep(0.005)  # killed tasks leave the cgroup a moment after SIGKILL
+                    if time.monotonic() > deadline:
+                        break
+                    self.kill_all()
+                    time.sleep(0.005)
         self.dirs = {}
 
 

@@ -86,8 +86,9 @@ class BotProcess:
         self._whole_group = False  # the bot once had a process besides its worker: stop it all from then on
         self._stat_fd: int | None = None  # /proc/<worker>/stat: its thread count
         self.waits: WaitMeter | None = None
-        self._wait0: tuple[int, ...] = ()  # the bot's threads' CPU waits when the current call began
-        self._wait1: tuple[int, ...] | None = None  # ... and when its reply was read
+        self._wait0: dict[str, int] = {}  # the bot's threads' CPU waits when the current call began
+        self._wait1: dict[str, int] | None = None  # ... and when its reply was read
+        self._credit: float | None = None  # the wait credited to the call, once its reply was read
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
@@ -373,8 +374,9 @@ class BotProcess:
         # The CPU clock is read once per call: at its end. Whatever the bot's tree used since its
         # previous call ended (nothing while it was stopped) is charged to this call.
         cpu0 = self._cpu_mark if self._cpu_mark is not None else self.meter.read()
-        self._wait0 = self.waits.read() if self.waits is not None else ()
-        self._wait1: tuple[int, ...] | None = None
+        if self.waits is not None:
+            self._wait0 = self._read_waits()
+        self._wait1 = self._credit = None
         start = time.perf_counter()
         try:
             # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
@@ -391,7 +393,8 @@ class BotProcess:
         outcome = self._await(start, limit, cpu0)
         wall = time.perf_counter() - start
         if wall >= 0.01 and self.waits is not None:  # with the wall clock: a wait after this is not the call's
-            self._wait1 = self.waits.read()  # (~2 us: not worth it on a quick call)
+            self._wait1 = self._read_waits()  # (~2 us: not worth it on a quick call)
+            self._credit = self._waited()  # now, while the worker is alive to be counted
         cpu1 = self._cpu_mark = self.meter.read()
         measured = None if cpu0 is None or cpu1 is None else max(0.0, cpu1 - cpu0)
         if isinstance(outcome, str):  # a clock ran out
@@ -402,24 +405,31 @@ class BotProcess:
             outcome.wall, outcome.cpu = wall, measured
             return outcome
         result = self._judge(outcome, what, limit, wall, measured)
-        if self._wait1 is not None:
-            result.waited = min(wall, self._waited())
+        result.waited = min(wall, self._credit or 0.0)
         return result
 
     def _waited(self) -> float:
         """Seconds the bot's threads waited for a CPU since the current call began (0 if unknown).
 
-        No credit while the bot runs threads or processes of its own besides those it started
-        with: their competition for the CPU is its own doing, not the machine's load.
+        No credit while the bot runs processes of its own besides its worker (their competition
+        for the CPU is its own doing); its threads' is kept in check by :func:`own_time`'s floor.
         """
+        if self._credit is not None:
+            return self._credit
         if self.waits is None or not self._wait0 or self._whole_group:
             return 0.0
-        threads = self._worker_threads()
-        if threads is None or threads > self.waits.threads or (self.cgroup is not None and not self._lone_worker()):
+        if (self.cgroup is not None and not self._lone_worker()) or self.waits.lowered():
             return 0.0
-        return WaitMeter.waited(self._wait0, self._wait1 if self._wait1 is not None else self.waits.read())
+        return WaitMeter.waited(self._wait0, self._wait1 if self._wait1 is not None else self._read_waits())
 
-    def _own(self, wall: float, limit: float) -> float:
+    def _read_waits(self) -> dict[str, int]:
+        """The threads' waits now; following the worker's threads when the bot started or ended one."""
+        assert self.waits is not None
+        if len(self.waits.tids) != self._worker_threads():  # a thread born during a call counts from its start
+            self.waits.rescan()
+        return self.waits.read()
+
+    def _own(self, wall: float, limit: float, cpu: float | None) -> float:
         """The bot's own part of ``wall`` seconds of the current call: what the wall clocks judge.
 
         Read only once the wall clock alone could be over a limit: a quick call costs no read.
@@ -427,7 +437,7 @@ class BotProcess:
         """
         if wall <= self._wall_allowance(limit):
             return wall
-        return wall if wall > CEILING * limit else own_time(wall, self._waited())
+        return wall if wall > CEILING * limit else own_time(wall, self._waited(), cpu, NCPU)
 
     def _wall_allowance(self, limit: float) -> float:
         """The own time a call may take: the limit (wall policy), the backstop (cpu policy)."""
@@ -449,7 +459,8 @@ class BotProcess:
             if now >= wall_deadline:
                 if now >= ceiling:
                     return "ceiling"
-                own = own_time(now - start, self._waited())
+                now_cpu = self.meter.read() if cpu0 is not None else None
+                own = own_time(now - start, self._waited(), None if now_cpu is None else now_cpu - cpu0, NCPU)
                 if own >= allowed:
                     return "wall"
                 wall_deadline = min(ceiling, now + (allowed - own))  # own time grows at most as fast as wall
@@ -496,7 +507,7 @@ class BotProcess:
                 self.dead = result
             return result
         over = None
-        own = self._own(wall, limit)  # wall-clock time less the wait for a CPU
+        own = self._own(wall, limit, cpu)  # wall-clock time less the wait for a CPU
         if lim.policy == "wall" and own > limit:
             over = ("wall", f"{what} took {own:.3f} s of wall-clock time, over the {limit:g} s limit"
                             f"{_waited_text(wall - own)}")

@@ -20,8 +20,10 @@ import os
 import threading
 
 # No call lasts longer than this many times its limit in wall-clock time, however long the bot
-# waited for a CPU (a bot that lowers its own priority must not stall a game for ever).
-CEILING = 10.0
+# waited for a CPU: a bound for a machine loaded beyond reason (a bot that lowers its own
+# priority gets no credit at all: WaitMeter.lowered).
+CEILING = 30.0
+_BATCH_OR_IDLE = (3, 5)  # SCHED_BATCH, SCHED_IDLE
 
 
 class CpuMeter:
@@ -104,56 +106,75 @@ class WaitMeter:
     ``/proc/<pid>/task/<tid>/schedstat`` holds, per thread, the time it ran, the time it was
     runnable but waiting for a CPU, and its time slices. The wait is the machine's load, not
     the bot's work: the wall-clock clocks judge a bot's *own* time, elapsed minus this wait.
-    The threads are those of the worker when it said hello (its main thread and the thread
-    that runs the bot's code), and the parent's thread that waits for the reply: its own wait
-    to read the answer is not the bot's either. Threads or processes the bot starts itself
-    get no credit (the caller checks), so a bot cannot earn time by making its own threads compete.
+    The threads are the worker's (its main thread, the bot's, and any the bot starts: call
+    :meth:`rescan` when their number changes) and the parent's thread that waits for the reply:
+    its own wait to read the answer is not the bot's either. Processes the bot starts get no
+    credit (the caller checks), and the caller keeps the credit from outrunning the bot's CPU.
     """
 
     def __init__(self, pid: int) -> None:
-        self.fds: list[int] = []
+        self.pid = pid
+        self.tids: dict[str, int] = {}  # the worker's threads: tid -> descriptor
+        self.parent = _parent_thread_schedstat()
+        self.rescan()
+        self.threads = len(self.tids)  # the worker's threads when it said hello
+
+    def rescan(self) -> None:
+        """Follow the worker's threads as they are now (a thread that ended takes its wait along)."""
         try:
-            tids = os.listdir(f"/proc/{pid}/task")
+            now = set(os.listdir(f"/proc/{self.pid}/task"))
         except OSError:
-            tids = []
-        for tid in tids:
+            now = set()
+        for tid in set(self.tids) - now:
+            os.close(self.tids.pop(tid))
+        for tid in now - set(self.tids):
             try:
-                self.fds.append(os.open(f"/proc/{pid}/task/{tid}/schedstat", os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)))
+                self.tids[tid] = os.open(f"/proc/{self.pid}/task/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
             except OSError:
                 continue
-        self.threads = len(self.fds)  # the worker's, not counting the parent's thread
-        if self.fds:
-            parent = _parent_thread_schedstat()
-            if parent is not None:
-                self.fds.append(parent)
 
     @property
     def available(self) -> bool:
-        return bool(self.fds)
+        return bool(self.tids)
 
-    def read(self) -> tuple[int, ...]:
-        """Each thread's total run-queue wait so far, in ns (-1 where it cannot be read)."""
-        out = []
-        for fd in self.fds:
+    def lowered(self) -> bool:
+        """True if a thread of the worker runs at a lower priority than the harness (nicer, or
+        SCHED_BATCH/SCHED_IDLE): waiting for a CPU is then the bot's choice, not the machine's load."""
+        own = os.getpriority(os.PRIO_PROCESS, 0) if hasattr(os, "getpriority") else 0
+        for tid in list(self.tids):
             try:
-                out.append(int(os.pread(fd, 128, 0).split()[1]))
+                with open(f"/proc/{self.pid}/task/{tid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                if int(fields[16]) > own or int(fields[38]) in _BATCH_OR_IDLE:  # stat fields 19 and 41
+                    return True
             except (OSError, ValueError, IndexError):
-                out.append(-1)
-        return tuple(out)
+                continue
+        return False
+
+    def read(self) -> dict[str, int]:
+        """Each thread's total run-queue wait so far, in ns (the parent's thread under "parent")."""
+        out = {}
+        for tid, fd in (*self.tids.items(), *((("parent", self.parent),) if self.parent is not None else ())):
+            try:
+                out[tid] = int(os.pread(fd, 128, 0).split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+        return out
 
     @staticmethod
-    def waited(before: tuple[int, ...], after: tuple[int, ...]) -> float:
-        """Seconds the threads waited for a CPU between two readings (the caller caps it at the wall time).
+    def waited(before: dict[str, int], after: dict[str, int]) -> float:
+        """Seconds the threads waited for a CPU between two readings (the caller caps it).
 
         Summed: a call hands the turn from the parent's thread to the worker's main thread, to
-        the bot's thread and back, one after the other, and each of them may wait.
+        the bot's thread and back, one after the other, and each of them may wait. A thread
+        born in between counts from its start.
         """
-        return sum(a - b for b, a in zip(before, after) if b >= 0 and a >= 0) / 1e9
+        return sum(a - before.get(tid, 0) for tid, a in after.items()) / 1e9
 
     def close(self) -> None:
-        for fd in self.fds[:self.threads]:  # the parent's thread's descriptor is shared (per thread)
+        for fd in self.tids.values():  # the parent's thread's descriptor is shared (per thread)
             os.close(fd)
-        self.fds = []
+        self.tids = {}
 
 
 _THREAD = threading.local()
@@ -170,9 +191,14 @@ def _parent_thread_schedstat() -> int | None:
     return fd
 
 
-def own_time(wall: float, wait: float) -> float:
-    """The part of ``wall`` that was the bot's own (running, or asleep by choice): wall minus CPU wait."""
-    return max(0.0, wall - min(max(wait, 0.0), wall))
+def own_time(wall: float, wait: float, cpu: float | None = None, cores: int = 1) -> float:
+    """The part of ``wall`` that was the bot's own (running, or asleep by choice): wall minus CPU wait.
+
+    Never less than its CPU time spread over every core (``cpu / cores``): threads of a bot
+    that wait for each other's CPU earn it nothing.
+    """
+    own = max(0.0, wall - min(max(wait, 0.0), wall))
+    return max(own, min(wall, (cpu or 0.0) / max(1, cores)))
 
 
 __all__ = ["CEILING", "CgroupMeter", "CpuMeter", "ProcMeter", "WaitMeter", "own_time"]

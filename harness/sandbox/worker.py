@@ -87,19 +87,10 @@ class BotThread:
         self.ident: int | None = None
         self.thread = stoppable(target=self.loop, name="bot", daemon=True)
         self.thread.start()
-        try:  # the kernel's count of the time this thread waited for a CPU (see _waited)
+        try:  # the kernel's count of the time this thread waited for a CPU (see _waits)
             self.schedstat: int | None = os.open(f"/proc/self/task/{self.thread.native_id}/schedstat", os.O_RDONLY)
         except (OSError, AttributeError):
             self.schedstat = None
-
-    def _waited(self) -> float:
-        """Seconds the bot's thread has waited for a CPU so far (0 where the kernel does not say)."""
-        if self.schedstat is None:
-            return 0.0
-        try:
-            return int(os.pread(self.schedstat, 128, 0).split()[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            return 0.0
 
     def loop(self) -> None:
         self.ident = threading.get_ident()
@@ -114,11 +105,22 @@ class BotThread:
             del job, outcome  # the bot's objects die here, on this thread
             self.results.put(True)
 
+    def _waited(self) -> float:
+        """Seconds the bot's thread has waited for a CPU so far (0 where the kernel does not say)."""
+        if self.schedstat is None:
+            return 0.0
+        try:
+            return int(os.pread(self.schedstat, 128, 0).split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
     def run(self, job: Callable[[], Reply], limit: float, policy: str, backstop: float) -> str:
         """Run ``job`` on the bot thread; "" when it finished, else which clock ran out.
 
         The wall clock counts the bot's own time: elapsed time less its thread's wait for a
-        CPU (the parent judges the same way, and has the last word).
+        CPU, as the parent judges it. While the bot runs threads of its own, whose waits this
+        process cannot read (the guard refuses /proc listings), the wall clock is the parent's
+        alone: this clock must never be stricter than the parent's, which has the last word.
         """
         start_wall, start_cpu, waited = _wall_clock(), _cpu_clock(), self._waited()
         self.jobs.put(job)
@@ -126,9 +128,9 @@ class BotThread:
         while True:
             elapsed = _wall_clock() - start_wall
             own = elapsed if elapsed < allowed else elapsed - (self._waited() - waited)
-            if own >= allowed:
+            if own >= allowed and threading.active_count() <= 2:
                 return "wall"
-            wait = allowed - own  # own time grows at most as fast as the wall clock
+            wait = max(allowed - own, 0.05)  # own time grows at most as fast as the wall clock
             if policy == "cpu":
                 used = _cpu_clock() - start_cpu
                 if used >= limit:
