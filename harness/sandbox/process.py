@@ -405,7 +405,8 @@ class BotProcess:
             outcome.wall, outcome.cpu = wall, measured
             return outcome
         result = self._judge(outcome, what, limit, wall, measured)
-        result.waited = min(wall, self._credit or 0.0)
+        if self._credit:  # as judged: never more than leaves the bot its CPU time
+            result.waited = wall - own_time(wall, self._credit, measured, self._cores())
         return result
 
     def _waited(self) -> float:
@@ -437,7 +438,16 @@ class BotProcess:
         """
         if wall <= self._wall_allowance(limit):
             return wall
-        return wall if wall > CEILING * limit else own_time(wall, self._waited(), cpu, NCPU)
+        return wall if wall > CEILING * limit else own_time(wall, self._waited(), cpu, self._cores())
+
+    def _cores(self) -> int:
+        """How many cores the bot's work could spread over: 1 while it runs only its first threads.
+
+        (Its own time is at least its CPU time over these: waits of threads that overlap are
+        not credited twice.)
+        """
+        threads = self._worker_threads()
+        return 1 if self.waits is not None and threads is not None and threads <= self.waits.threads else NCPU
 
     def _wall_allowance(self, limit: float) -> float:
         """The own time a call may take: the limit (wall policy), the backstop (cpu policy)."""
@@ -460,7 +470,8 @@ class BotProcess:
                 if now >= ceiling:
                     return "ceiling"
                 now_cpu = self.meter.read() if cpu0 is not None else None
-                own = own_time(now - start, self._waited(), None if now_cpu is None else now_cpu - cpu0, NCPU)
+                own = own_time(now - start, self._waited(), None if now_cpu is None else now_cpu - cpu0,
+                               self._cores())
                 if own >= allowed:
                     return "wall"
                 wall_deadline = min(ceiling, now + (allowed - own))  # own time grows at most as fast as wall
