@@ -9,8 +9,8 @@ first on an idle machine, then with every core busy with another process (a busy
 core, each in its own session, started and stopped here). Prints one table row per (policy, machine, bot): the rate,
 and the wall/CPU figures the verdicts were based on.
 
-The ``wall`` rows show why the ``cpu`` policy exists: on a loaded machine the wall clock
-charges a bot for other processes' time.
+Both wall clocks judge the bot's own time (elapsed less its wait for a CPU), so the ``wall``
+rows on a loaded machine show what the run-queue accounting buys.
 """
 
 from __future__ import annotations

@@ -94,6 +94,7 @@ def limits_text(limits: Limits, game: GameSpec) -> str:
                  f"after {limits.move * limits.backstop:g} s of wall-clock time")
     else:
         clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
+    clock += " (time spent waiting for a busy machine's CPU is not counted)"
     packages = sorted({*game.packages, *limits.packages})
     return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
             + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))
