@@ -7,7 +7,10 @@ The precise false-positive/negative rates over many moves are in ``bench/bench_t
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import time
 from dataclasses import replace
 
@@ -18,7 +21,7 @@ from harness.games.base import Call, WireObject
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import BotProcess, Limits
-from harness.sandbox.timing import CpuMeter, ProcMeter
+from harness.sandbox.timing import CpuMeter, ProcMeter, WaitMeter
 from tests.conftest import BOTS, REPO
 from tests.sandbox.conftest import SANDBOX_BOTS
 
@@ -151,3 +154,22 @@ def test_measured_cpu_time_is_accurate(isolation: str, no_leftovers: None) -> No
     """The parent's figure for 0.9 s of the bot's CPU is within 20 ms of it."""
     (r,) = moves((SANDBOX_BOTS / "cpu_0_9.py").read_bytes(), Limits(isolation=isolation, policy="cpu"), 1)
     assert r.ok and abs(r.cpu - 0.9) < 0.02, r.cpu
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling classes")
+def test_a_bot_that_lowers_its_priority_gets_no_credit_for_waiting() -> None:
+    """Its wait for a CPU would be its own choice: WaitMeter.lowered tells (real processes)."""
+    code = "import os, sys, time\nif sys.argv[1] == 'idle':\n    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\n" \
+           "print('ready', flush=True)\ntime.sleep(60)\n"
+    procs = {how: subprocess.Popen([sys.executable, "-c", code, how], stdout=subprocess.PIPE) for how in ("idle", "normal")}
+    try:
+        for proc in procs.values():
+            assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
+        meters = {how: WaitMeter(proc.pid) for how, proc in procs.items()}
+        assert meters["idle"].lowered() and not meters["normal"].lowered()
+        for meter in meters.values():
+            meter.close()
+    finally:
+        for proc in procs.values():
+            proc.kill()
+            proc.wait()
