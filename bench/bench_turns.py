@@ -40,7 +40,8 @@ def per_ply(plies: int, pause: bool, whole_group: bool) -> list[float]:
     with BotProcess(GAME, TRIVIAL, limits=limits) as a, BotProcess(GAME, TRIVIAL, limits=limits) as b:
         for bot in (a, b):
             assert bot.load().ok and bot.call(Call("__init__", ("x",), "init")).ok
-            bot._whole_group = whole_group  # as if it had started a process of its own
+            assert bot.turns is not None
+            bot.turns.whole_group = whole_group  # as if it had started a process of its own
         call = Call("zet", (VIEW,), "move")
         for _ in range(50):  # warm-up
             a.call(call)
@@ -52,7 +53,7 @@ def per_ply(plies: int, pause: bool, whole_group: bool) -> list[float]:
             t1 = time.perf_counter()
             b.call(call)
             samples += [t1 - t0, time.perf_counter() - t1]
-        how = a._stopped
+        how = a.turns.stopped if a.turns is not None else ()
     print(f"  (stopped by: {', '.join(how) or 'nothing'})", file=sys.stderr)
     return samples
 

@@ -13,9 +13,9 @@ that no per-process mechanism gives:
 * killing every task of the bot, repeatedly, until the group is empty.
 
 A freeze/thaw pair costs about 0.17 ms on cgroup v1 (measured: ``python bench/bench_turns.py``),
-SIGSTOP/SIGCONT of the worker about 1 us. So :mod:`harness.sandbox.process` stops the worker
-with a signal while it is the bot's only process (``pids.current`` says so in one read) and
-freezes the whole group from the first time it is not (see :meth:`BotCgroup.lone_worker`).
+SIGSTOP/SIGCONT of the worker about 1 us. So :class:`harness.sandbox.turns.Turns` stops the
+worker with a signal while it is the bot's only process (``pids.current`` says so in one read)
+and freezes the whole group from the first time it is not.
 
 Directories are named ``harness-<owner pid>-<random>``: one left behind by a harness that was
 killed (``kill -9``) is removed by the next harness once its owner is gone and it is empty.

@@ -10,9 +10,7 @@ clocks count the bot's own time, elapsed minus that wait, so a loaded machine co
 game. It kills the bot when a call runs past its limit plus a small grace.
 
 While another bot's call runs, every process of the bot is stopped, so none of them computes
-on its opponent's time: SIGSTOP of the worker while it is the bot's only process (one read of
-the cgroup's task count checks that), and from the first time it is not, the cgroup freezer
-(or SIGSTOP of every process in the cgroup where there is no freezer).
+on its opponent's time (:class:`~harness.sandbox.turns.Turns`).
 """
 
 from __future__ import annotations
@@ -36,12 +34,12 @@ from harness.sandbox import bubblewrap, packages, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
-from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter, own_time
+from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
+from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
 from harness.submission import MAIN, Submission
 
 WORKER = Path(__file__).with_name("worker.py")
 BOT_SIDE_FILES = bubblewrap.BOT_SIDE_FILES
-BWRAP_TASKS = 2  # bubblewrap's own processes in the bot's cgroup (outside monitor, namespace init)
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
@@ -82,13 +80,8 @@ class BotProcess:
         self._ready = False  # the worker said hello and its tree is in the cgroup
         self._worker_pid: int | None = None
         self._paused = False
-        self._stopped: tuple[str, ...] = ()  # how the bot is stopped now: "worker", "freezer", "group"
-        self._whole_group = False  # the bot once had a process besides its worker: stop it all from then on
-        self._stat_fd: int | None = None  # /proc/<worker>/stat: its thread count
-        self.waits: WaitMeter | None = None
-        self._wait0: dict[str, int] = {}  # the bot's threads' CPU waits when the current call began
-        self._wait1: dict[str, int] | None = None  # ... and when its reply was read
-        self._credit: float | None = None  # the wait credited to the call, once its reply was read
+        self.turns: Turns | None = None  # set once the worker said hello
+        self.clock: OwnClock | None = None  # the wall clocks' credit for the bot's wait for a CPU (Linux)
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
@@ -180,12 +173,9 @@ class BotProcess:
             self.meter = CgroupMeter(self.cgroup)
         elif sys.platform.startswith("linux"):
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
+        self.turns = Turns(self._worker_pid, self.cgroup, self.bwrap, lambda sig: self._signal(sig, group=False))
         if sys.platform.startswith("linux"):
-            self.waits = WaitMeter(self._worker_pid)  # its threads now: the main one and the bot's
-            try:
-                self._stat_fd = os.open(f"/proc/{self._worker_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
-            except OSError:
-                self._stat_fd = None
+            self.clock = OwnClock(WaitMeter(self._worker_pid), self.turns)  # its threads: the main one, the bot's
         self._ready = True
         return None
 
@@ -243,11 +233,11 @@ class BotProcess:
                     pass
         self._req_w = self._rep_r = None
         self.meter.close()
-        if self.waits is not None:
-            self.waits.close()
-        if self._stat_fd is not None:
-            os.close(self._stat_fd)
-            self._stat_fd = None
+        if self.clock is not None:
+            self.clock.close()
+            self.clock = None
+        if self.turns is not None:
+            self.turns.close()
         if self.cgroup is not None:
             self.cgroup.remove()
             self.cgroup = None
@@ -282,60 +272,13 @@ class BotProcess:
             _TURN.bot = self
 
     def _pause(self) -> None:
-        """Stop every process of the bot: the worker with one signal while it is alone, else the group."""
-        if not (self.limits.pause and _POSIX and not self._paused and self.dead is None and self.proc is not None):
-            return
-        cg = self.cgroup
-        how: tuple[str, ...] = ()
-        if cg is None or not self._whole_group:
-            # First: the worker cannot start a process once its SIGSTOP is pending (a fork that
-            # begins after it restarts after SIGCONT), so the count read next is final, but for
-            # a fork already under way: that one shows in the next turn's count.
-            self._signal(signal.SIGSTOP, group=False)
-            how = ("worker",)
-            if cg is not None and not self._lone_worker():
-                self._whole_group = True  # from now on, every turn (the bot may start more)
-        if cg is not None and self._whole_group:
-            try:
-                if cg.can_freeze:
-                    cg.freeze()
-                    how += ("freezer",)
-                else:
-                    cg.stop_all(signal.SIGSTOP)
-                    how += ("group",)
-            except OSError:
-                cg.stop_all(signal.SIGSTOP)
-                how += ("group",)
-        self._stopped = how
-        self._paused = True
-
-    def _worker_threads(self) -> int | None:
-        """The worker's threads now (field 20 of /proc/<pid>/stat), or None if unknown."""
-        if self._stat_fd is None:
-            return None
-        try:  # num_threads: the 18th field after the command name
-            return int(os.pread(self._stat_fd, 1024, 0).rsplit(b")", 1)[1].split()[17])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def _lone_worker(self) -> bool:
-        """True if the cgroup holds only the worker's threads (and bubblewrap's two processes)."""
-        assert self.cgroup is not None
-        tasks, threads = self.cgroup.task_count(), self._worker_threads()
-        if tasks is None or threads is None:
-            return False  # cannot tell: stop the whole group
-        return tasks <= threads + (BWRAP_TASKS if self.bwrap else 0)
+        if self.limits.pause and _POSIX and not self._paused and self.dead is None and self.turns is not None:
+            self.turns.pause()
+            self._paused = True
 
     def _resume(self) -> None:
-        if not self._paused:
-            return
-        if "freezer" in self._stopped and self.cgroup is not None:
-            self.cgroup.thaw()
-        if "group" in self._stopped and self.cgroup is not None:
-            self.cgroup.stop_all(signal.SIGCONT)
-        if "worker" in self._stopped:
-            self._signal(signal.SIGCONT, group=False)
-        self._stopped = ()
+        if self._paused and self.turns is not None:
+            self.turns.resume()
         self._paused = False
 
     def _kill(self) -> None:
@@ -374,9 +317,8 @@ class BotProcess:
         # The CPU clock is read once per call: at its end. Whatever the bot's tree used since its
         # previous call ended (nothing while it was stopped) is charged to this call.
         cpu0 = self._cpu_mark if self._cpu_mark is not None else self.meter.read()
-        if self.waits is not None:
-            self._wait0 = self._read_waits()
-        self._wait1 = self._credit = None
+        if self.clock is not None:
+            self.clock.begin()
         start = time.perf_counter()
         try:
             # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
@@ -392,9 +334,8 @@ class BotProcess:
             return self._died(what, time.perf_counter() - start)
         outcome = self._await(start, limit, cpu0)
         wall = time.perf_counter() - start
-        if wall >= 0.01 and self.waits is not None:  # with the wall clock: a wait after this is not the call's
-            self._wait1 = self._read_waits()  # (~2 us: not worth it on a quick call)
-            self._credit = self._waited()  # now, while the worker is alive to be counted
+        if wall >= 0.01 and self.clock is not None:  # with the wall clock: a wait after this is not the call's
+            self.clock.end()  # (~2 us: not worth it on a quick call)
         cpu1 = self._cpu_mark = self.meter.read()
         measured = None if cpu0 is None or cpu1 is None else max(0.0, cpu1 - cpu0)
         if isinstance(outcome, str):  # a clock ran out
@@ -405,30 +346,13 @@ class BotProcess:
             outcome.wall, outcome.cpu = wall, measured
             return outcome
         result = self._judge(outcome, what, limit, wall, measured)
-        if self._credit:  # as judged: never more than leaves the bot its CPU time
-            result.waited = wall - own_time(wall, self._credit, measured, self._cores())
+        if self.clock is not None and self.clock.credit:  # as judged: never more than leaves the bot its CPU
+            result.waited = wall - self.clock.own(wall, measured)
         return result
 
     def _waited(self) -> float:
-        """Seconds the bot's threads waited for a CPU since the current call began (0 if unknown).
-
-        No credit while the bot runs processes of its own besides its worker (their competition
-        for the CPU is its own doing); its threads' is kept in check by :func:`own_time`'s floor.
-        """
-        if self._credit is not None:
-            return self._credit
-        if self.waits is None or not self._wait0 or self._whole_group:
-            return 0.0
-        if (self.cgroup is not None and not self._lone_worker()) or self.waits.lowered():
-            return 0.0
-        return WaitMeter.waited(self._wait0, self._wait1 if self._wait1 is not None else self._read_waits())
-
-    def _read_waits(self) -> dict[str, int]:
-        """The threads' waits now; following the worker's threads when the bot started or ended one."""
-        assert self.waits is not None
-        if len(self.waits.tids) != self._worker_threads():  # a thread born during a call counts from its start
-            self.waits.rescan()
-        return self.waits.read()
+        """Seconds of the current call the bot waited for a CPU, as credited (0 where unknown)."""
+        return self.clock.waited() if self.clock is not None else 0.0
 
     def _own(self, wall: float, limit: float, cpu: float | None) -> float:
         """The bot's own part of ``wall`` seconds of the current call: what the wall clocks judge.
@@ -436,18 +360,9 @@ class BotProcess:
         Read only once the wall clock alone could be over a limit: a quick call costs no read.
         Never more than :data:`CEILING` times the limit of wall-clock time, whatever the wait.
         """
-        if wall <= self._wall_allowance(limit):
+        if wall <= self._wall_allowance(limit) or wall > CEILING * limit or self.clock is None:
             return wall
-        return wall if wall > CEILING * limit else own_time(wall, self._waited(), cpu, self._cores())
-
-    def _cores(self) -> int:
-        """How many cores the bot's work could spread over: 1 while it runs only its first threads.
-
-        (Its own time is at least its CPU time over these: waits of threads that overlap are
-        not credited twice.)
-        """
-        threads = self._worker_threads()
-        return 1 if self.waits is not None and threads is not None and threads <= self.waits.threads else NCPU
+        return self.clock.own(wall, cpu)
 
     def _wall_allowance(self, limit: float) -> float:
         """The own time a call may take: the limit (wall policy), the backstop (cpu policy)."""
@@ -470,8 +385,8 @@ class BotProcess:
                 if now >= ceiling:
                     return "ceiling"
                 now_cpu = self.meter.read() if cpu0 is not None else None
-                own = own_time(now - start, self._waited(), None if now_cpu is None else now_cpu - cpu0,
-                               self._cores())
+                spent = None if now_cpu is None or cpu0 is None else now_cpu - cpu0
+                own = now - start if self.clock is None else self.clock.own(now - start, spent)
                 if own >= allowed:
                     return "wall"
                 wall_deadline = min(ceiling, now + (allowed - own))  # own time grows at most as fast as wall
