@@ -26,6 +26,7 @@ from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
 from harness.sandbox.process import BotProcess, CallResult, Limits
 from harness.sandbox.static import check_source
 from harness.submission import Submission
+from harness.text import block, data, line
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -89,9 +90,9 @@ class Match:
             finally:
                 for bot in bots:
                     bot.close()
-                for player, bot in zip(self.players, bots):
-                    player.stdout = bot.stdout.text()
-                    player.stderr = bot.stderr.text()
+                for player, bot in zip(self.players, bots):  # the bot's bytes are data: cleaned here
+                    player.stdout = block(bot.stdout.text())
+                    player.stderr = block(bot.stderr.text())
         self._finish()
         if console is not None:
             console.finish(self.state, self.logins, self.record.winner,
@@ -123,7 +124,7 @@ class Match:
                         break
                     if call.method == "__init__":
                         info = result.info
-                        self.players[seat].bot_name = str(info.get("playerName") or info.get("version") or "")
+                        self.players[seat].bot_name = line(info.get("playerName") or info.get("version") or "")
             if not result.ok:
                 self._fail(seat, result)
                 failed = True
@@ -194,16 +195,16 @@ class Match:
         player.max_wall = max(player.max_wall, result.wall)
 
     def _reject(self, seat: int, answer: Any, wall: float, cpu: float) -> None:
-        self.record.moves.append(MoveRecord(seat, answer, wall, cpu, accepted=False))
+        self.record.moves.append(MoveRecord(seat, data(answer), wall, cpu, accepted=False))
 
     def _fail(self, seat: int, result: CallResult) -> None:
         self._charge(seat, result.verdict or Verdict.HARNESS_ERROR, result.reason)
-        self.players[seat].traceback = result.traceback
+        self.players[seat].traceback = block(result.traceback)
 
     def _charge(self, seat: int, verdict: Verdict, reason: str) -> None:
         player = self.players[seat]
-        if player.verdict is Verdict.OK:
-            player.verdict, player.reason = verdict, reason
+        if player.verdict is Verdict.OK:  # a reason may quote the bot (its exception, its answer)
+            player.verdict, player.reason = verdict, block(reason)
 
     def _finish(self) -> None:
         rec = self.record

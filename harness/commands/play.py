@@ -18,6 +18,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord
 from harness.sandbox.limits import Limits
+from harness.text import line
 
 HUMAN = "human"
 
@@ -25,19 +26,19 @@ HUMAN = "human"
 def summary(record: GameRecord) -> str:
     """A few readable lines about one game."""
     lines = [f"{record.game}, seed {record.seed}, {record.plies} plies, {record.duration:.2f} s"]
-    for i, p in enumerate(record.players):
-        name = f" ({p.bot_name})" if p.bot_name else ""
+    for i, p in enumerate(record.players):  # names and reasons may be a bot's words: one line each
+        name = f" ({line(p.bot_name)})" if p.bot_name else ""
         score = f"score {record.scores[i]:g}, " if i < len(record.scores) else ""
         place = f"place {record.places[i]}, " if len(record.places) == len(record.players) and len(record.players) > 2 else ""
-        lines.append(f"  [{i}] {p.login}{name}: {place}{score}{p.verdict.value}"
-                     f"{': ' + p.reason if p.reason else ''}  (slowest call {p.max_wall:.3f} s)")
-    winner = "draw / nobody" if record.winner is None else record.players[record.winner].login
+        lines.append(f"  [{i}] {line(p.login)}{name}: {place}{score}{p.verdict.value}"
+                     f"{': ' + line(p.reason) if p.reason else ''}  (slowest call {p.max_wall:.3f} s)")
+    winner = "draw / nobody" if record.winner is None else line(record.players[record.winner].login)
     lines.append(f"  winner: {winner}")
     if len(record.players) > 2 and record.order:
-        lines.append(f"  finishing order: {', '.join(record.order)}")
+        lines.append(f"  finishing order: {', '.join(map(line, record.order))}")
     if record.transcript:  # the game's own notation; a long one (Človeče's) only its last position
         joined = " ".join(record.transcript)
-        lines.append("  " + (joined if len(joined) <= 400 else record.transcript[-1]))
+        lines.append("  " + line(joined if len(joined) <= 400 else record.transcript[-1]))
     return "\n".join(lines)
 
 

@@ -131,15 +131,16 @@ def _player_links(record: GameRecord, root: str, files: Mapping[str, str]) -> li
 
 
 def _games_by_bot(entries: Sequence[Entry], files: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """Each bot's games, from its side, in the order of the records."""
+    """Each bot's games, from its side, in the order of the records; ``n`` is the game's number among
+    the bot's own games, the number ``harness check`` and the feedback files give it too."""
     games: dict[str, list[dict[str, Any]]] = {login: [] for login in files}
-    for n, e in enumerate(entries, start=1):
+    for e in entries:
         r = e.record
         links = _player_links(r, "../", files)
         scores = " : ".join(number(s) for s in r.scores)
         for seat, p in enumerate(r.players):
             games[p.login].append({
-                "n": n, "href": f"../games/{e.id}.html", "seat": seat, "seed": r.seed,
+                "n": len(games[p.login]) + 1, "href": f"../games/{e.id}.html", "seat": seat, "seed": r.seed,
                 "opponents": [o for o in links if o["login"] != p.login], "result": result_of(r, seat),
                 "scores": scores, "verdict": p.verdict.value, "reason": p.reason, "plies": r.plies,
                 "slowest": p.max_wall})

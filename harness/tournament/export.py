@@ -12,16 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import shutil
-import sys
 import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from tabulate import tabulate
-
 from harness.tournament.results import JobResults
+from harness.terminal import Column, fit_table, game_label, width
+from harness.text import block, cell, line
 from harness.tournament.standings import Row, max_points
 
 
@@ -65,18 +62,24 @@ def award_rule(results: JobResults) -> str:
     return "no points"
 
 
-def _columns() -> int | None:
-    """The terminal's width (``COLUMNS``, else the terminal's own); ``None`` when not printing to one."""
-    try:
-        return max(60, int(os.environ.get("COLUMNS", "")))
-    except ValueError:
-        if not sys.stdout.isatty():
-            return None
-        return max(60, shutil.get_terminal_size((120, 24)).columns)
+def rating_short(row: Row) -> str:
+    """``"1532 ±122"`` (the 95 % interval is symmetric on the Elo scale), or ``""``."""
+    if row.rating is None or row.rating_high is None:
+        return ""
+    return f"{row.rating:.0f} ±{row.rating_high - row.rating:.0f}"
+
+
+def status_text(row: Row) -> str:
+    """``ok``, or why the row is not ranked: the first verdict against it, or why it has no submission."""
+    return row.reason if (row.disqualified or row.absent) else ("ok" if not row.reason else f"ok ({row.reason})")
 
 
 def leaderboard(results: JobResults, fmt: str) -> str:
-    """The leaderboard in ``fmt``: text (fits the terminal), markdown, csv or json."""
+    """The leaderboard in ``fmt``: text (fits the terminal, or ``COLUMNS``), markdown, csv or json.
+
+    Every text a bot chose (its name, the reason of a verdict) is shown as data: one line, control
+    characters escaped (:mod:`harness.text`); a CSV cell is also guarded against formulas.
+    """
     rows = results.rows
     if fmt == "json":
         return json.dumps(leaderboard_json(results), indent=1)
@@ -89,31 +92,49 @@ def leaderboard(results: JobResults, fmt: str) -> str:
         for r in rows:
             data = r.to_json()
             data.pop("extra")
-            writer.writerow({**data, **r.extra})
+            writer.writerow({k: cell(v) if isinstance(v, str) else v for k, v in {**data, **r.extra}.items()})
         return out.getvalue()
+    table = _sembasic_table(rows) if results.job.format == "sembasic" else _games_table(results)
+    style = "github" if fmt == "markdown" else "simple"
+    text = fit_table(*table, width() if fmt == "text" else None, style)
+    notes = [n for n in (results.incomplete, *results.roll.warnings) if n]
+    return "\n".join([*(f"({line(n)})" for n in notes), text]) if notes else text
+
+
+def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
+    """A games job's columns: the rating only where it carries information (not in a gauntlet,
+    where every bot meets the same opponent), and an adaptive job's tier; the bot's own name and
+    the rating give way first."""
+    rows = results.rows
     refs = any(r.reference for r in rows)
-    adaptive = results.job.format == "adaptive"
-    level = f"{100 * results.job.confidence:g}" if adaptive else "95"
-    headers = ["rank", "login", "bot", "games", "W", "D", "L", "score", "points", f"rating ({level}% CI)",
-               *(["tier"] if adaptive else []), *(["rank incl. ref."] if refs else []), "status"]
+    rated = results.job.format != "gauntlet" and any(r.rating is not None for r in rows)
+    adaptive = results.job.format == "adaptive"  # its rating decides the points: its tier never gives way
+    level = f" ({100 * results.job.confidence:g}%)" if adaptive else ""
+    columns = [Column("rank"), Column("login", give=6, floor=8), Column("bot", give=1), Column("games"),
+               Column("W-D-L"), Column("score"), Column("points"),
+               *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
+               *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
+               Column("status", give=5, floor=24, early=(2, 40))]
     table = []
     for r in rows:
-        name = r.login + (" (reference)" if r.reference else "")
-        table.append(["-" if r.rank is None else r.rank, name, r.bot_name, r.games, r.wins, r.draws, r.losses,
-                      f"{r.score:g}", f"{r.points:g}", rating_text(r),
-                      *([tier_text(r)] if adaptive else []),
-                      *(["-" if r.rank_all is None else r.rank_all] if refs else []), r.status])
-    style = "github" if fmt == "markdown" else "simple"
-    columns = _columns() if fmt == "text" else None
-    if columns is not None:
-        # Fit the terminal: only the status column gives way, cut between words with an ellipsis.
-        without = tabulate([row[:-1] for row in table], headers=headers[:-1], tablefmt=style, disable_numparse=True)
-        room = max(20, columns - max(len(line) for line in without.splitlines()) - 2)
-        for row in table:
-            row[-1] = textwrap.shorten(row[-1], room, placeholder=" ...") if len(row[-1]) > room else row[-1]
-    text = tabulate(table, headers=headers, tablefmt=style, disable_numparse=True)
-    notes = [n for n in (results.incomplete, *results.roll.warnings) if n]
-    return "\n".join([*(f"({n})" for n in notes), text]) if notes else text
+        table.append(["-" if r.rank is None else r.rank, r.login + (" (reference)" if r.reference else ""),
+                      r.bot_name, r.games, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:g}", f"{r.points:g}",
+                      *([rating_short(r)] if rated else []), *([tier_text(r)] if adaptive else []),
+                      *(["-" if r.rank_all is None else r.rank_all] if refs else []), status_text(r)])
+    return columns, table
+
+
+def _sembasic_table(rows: Sequence[Row]) -> tuple[list[Column], list[list[Any]]]:
+    """SemBasic's own columns: the interface, each part's point, the points."""
+    def mark(value: Any) -> str:
+        return "-" if value in (None, "") else ("yes" if value is True else "no" if value is False else str(value))
+
+    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), Column("expand_player"),
+               Column("expand_obstacles"), Column("points"), Column("status", give=1, floor=24)]
+    table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
+              mark(r.extra.get("expand_player")), mark(r.extra.get("expand_obstacles")), f"{r.points:g}",
+              status_text(r)] for r in rows]
+    return columns, table
 
 
 def leaderboard_json(results: JobResults) -> dict[str, Any]:
@@ -138,14 +159,14 @@ def gradebook_csv(results: JobResults) -> str:
     extra = sorted({k for r in results.rows for k in r.extra})
     writer.writerow(["login", "points", "rank", "disqualified", "reason", *extra])
     for r in students(results):
-        writer.writerow([r.login, f"{r.points:g}", "" if r.rank is None else r.rank, int(r.disqualified),
-                         r.reason if (r.disqualified or r.absent or r.reason) else "",
+        writer.writerow([cell(r.login), f"{r.points:g}", "" if r.rank is None else r.rank, int(r.disqualified),
+                         cell(r.reason) if (r.disqualified or r.absent or r.reason) else "",
                          *[_cell(r.extra.get(k, "")) for k in extra]])
     return out.getvalue()
 
 
 def _cell(value: Any) -> Any:
-    return int(value) if isinstance(value, bool) else value
+    return int(value) if isinstance(value, bool) else cell(value) if isinstance(value, str) else value
 
 
 def group_csv(all_results: Sequence[JobResults]) -> str:
@@ -157,14 +178,19 @@ def group_csv(all_results: Sequence[JobResults]) -> str:
     writer.writerow(["login", *(res.job.name for res in all_results), "total"])
     for login in logins:
         cells = [points[res.job.name].get(login, 0.0) for res in all_results]
-        writer.writerow([login, *(f"{c:g}" for c in cells), f"{sum(cells):g}"])
+        writer.writerow([cell(login), *(f"{c:g}" for c in cells), f"{sum(cells):g}"])
     return out.getvalue()
 
 
 def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
-    """The student's first game with a verdict against it: what, against whom, its replay, its output."""
-    for n, (key, record) in enumerate(zip(results.keys, results.records), start=1):
+    """The student's first game with a verdict against it: what, against whom, its replay, its output.
+
+    ``game`` is its number among the student's own games of the job, in the job's order: the
+    number ``harness check`` gives the same game (with its seed and seat)."""
+    n = 0
+    for key, record in zip(results.keys, results.records):
         for seat, p in enumerate(record.players):
+            n += p.login == login
             if p.login == login and p.verdict.charged:
                 others = [q.login for q in record.players if q.login != login]
                 return {"game": n, "seed": record.seed, "seat": seat, "against": others, "verdict": p.verdict.value,
@@ -177,19 +203,19 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
     """What one student is told about one job; ``private`` adds their own output and traceback."""
     job = results.job
     if row.absent:
-        return f"{job.name}: 0 points: {row.reason}."
+        return f"{job.name}: 0 points: {line(row.reason)}."
     lines = []
     if job.format == "sembasic":
         lines.append(f"{job.name}: {row.points:g} of 2 points"
-                     + (f" ({row.reason})" if row.reason else " (both parts pass)"))
+                     + (f" ({line(row.reason)})" if row.reason else " (both parts pass)"))
     else:
         lines.append(f"{job.name}: {row.games} games, {row.wins} won, {row.draws} drawn, {row.losses} lost, "
-                     f"score {row.score:g}; " + (f"disqualified: {row.reason}" if row.disqualified
+                     f"score {row.score:g}; " + (f"disqualified: {line(row.reason)}" if row.disqualified
                                                  else f"rank {row.rank}") + f"; {row.points:g} points.")
         err = first_error(results, row.login)
         if err is not None:
-            lines.append(f"First error: game {err['game']} (seed {err['seed']}, seat {err['seat']}, against "
-                         f"{', '.join(err['against'])}): {err['verdict']}: {err['reason']}")
+            lines.append(f"First error: {game_label(err['game'], err['seed'], err['seat'])}, against "
+                         f"{', '.join(map(line, err['against']))}: {err['verdict']}: {line(err['reason'])}")
             lines.append(f"Replay: {err['replay']} (in the job's report)")
             if private:
                 for title, text in (("Your traceback", err["traceback"]), ("Your output (stdout)", err["stdout"]),
@@ -198,7 +224,7 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
                         lines.append(f"{title}:\n" + textwrap.indent(text.strip()[-3000:], "  "))
     if results.incomplete:
         lines.append(f"(The job is {results.incomplete}: points may still change.)")
-    return "\n".join(lines)
+    return block("\n".join(lines))  # the bot's words in it (reason, output) are data
 
 
 def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
@@ -234,7 +260,7 @@ def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
         for res in all_results:
             row = next((r for r in res.rows if r.login == login), None)
             parts.append(f"{res.job.name}: no submission." if row is None else student_text(res, row, private=True))
-        texts[login] = f"Feedback for {login}\n\n" + "\n\n".join(parts) + "\n"
+        texts[login] = f"Feedback for {line(login)}\n\n" + "\n\n".join(parts) + "\n"
     return texts
 
 

@@ -1,0 +1,121 @@
+"""Text for a terminal: its width, tables that fit it, and one-line progress.
+
+Every cell is passed through :func:`harness.text.line` first (a bot's name or reason is data),
+then the table is made to fit: the columns that may give way do, in their order, each cut to its
+first words and ``...`` or, if it can go, left out.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import tabulate as _tabulate
+
+from harness.text import line
+
+PIPE_WIDTH = 100  # the width of text that goes to a pipe or a file (a log, `| less`)
+
+
+def width(stream: TextIO | None = None) -> int:
+    """The width to fit: ``COLUMNS`` where it is set, else the terminal's, else :data:`PIPE_WIDTH`."""
+    try:
+        return max(40, int(os.environ.get("COLUMNS", "")))
+    except ValueError:
+        pass
+    stream = stream or sys.stdout
+    try:
+        if stream.isatty():
+            return max(40, os.get_terminal_size(stream.fileno()).columns)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return PIPE_WIDTH
+
+
+def is_terminal(stream: TextIO | None = None) -> bool:
+    """True if ``stream`` (stdout by default) is a terminal a person watches."""
+    try:
+        return (stream or sys.stdout).isatty()
+    except (ValueError, AttributeError):
+        return False
+
+
+def game_label(number: int, seed: int, seat: int) -> str:
+    """How a game is named to people, the same in ``check``, feedback, Gradescope and the report:
+    its number among the bot's own games of the job, with its seed and the bot's seat."""
+    return f"game {number} (seed {seed}, seat {seat})"
+
+
+def cut(text: str, room: int) -> str:
+    """``text`` in at most ``room`` characters: its first words, then ``...``."""
+    if len(text) <= room:
+        return text
+    if room <= 3:
+        return text[:room]
+    head = text[:room - 3]
+    space = head.rfind(" ")
+    if space >= room // 2:  # end at a word when that keeps most of the room
+        head = head[:space]
+    return head.rstrip(" ,;:") + "..."
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: its header and how it gives way when the table is too wide.
+
+    ``give`` orders the columns that give way (lowest first; ``None``: never); each is cut down to
+    ``floor`` characters, and a column with ``floor`` 0 is left out instead of cut to nothing.
+    ``early`` is an earlier step of the same column, ``(order, width)``: cut to ``width`` first.
+    """
+
+    header: str
+    give: int | None = None
+    floor: int = 0
+    early: tuple[int, int] | None = None
+
+
+def fit_table(columns: Sequence[Column], rows: Sequence[Sequence[Any]], room: int | None,
+              fmt: str = "simple") -> str:
+    """The table in tabulate's ``fmt``, every cell one clean line; with ``room``, at most that wide."""
+    cols = list(columns)
+    cells = [[line(c) for c in row] for row in rows]
+    if fmt == "github":  # a "|" inside a cell would start a new Markdown column
+        cells = [[c.replace("|", "\\|") for c in row] for row in cells]
+
+    def render() -> str:
+        padding, _tabulate.MIN_PADDING = _tabulate.MIN_PADDING, 0  # no blank margin after a short header
+        try:
+            return _tabulate.tabulate(cells, headers=[c.header for c in cols], tablefmt=fmt, disable_numparse=True)
+        finally:
+            _tabulate.MIN_PADDING = padding
+
+    text = render()
+    if room is None:
+        return text
+    steps = [(c.give, c.floor, c) for c in columns if c.give is not None]
+    steps += [(c.early[0], c.early[1], c) for c in columns if c.early is not None]
+    for _, floor, column in sorted(steps, key=lambda step: step[0]):
+        over = max(len(s) for s in text.splitlines()) - room
+        if over <= 0:
+            break
+        if column not in cols:
+            continue
+        i = cols.index(column)
+        now = max([len(column.header), *(len(r[i]) for r in cells)])
+        target = max(floor, len(column.header) if floor else 0, now - over)
+        if floor == 0 and target < max(len(column.header), 6):
+            del cols[i]  # a column cut to a few letters says nothing: leave it out
+            for row in cells:
+                del row[i]
+        elif target < now:
+            for row in cells:
+                row[i] = cut(row[i], target)
+        text = render()
+    return text
+
+
+__all__ = ["Column", "PIPE_WIDTH", "cut", "fit_table", "game_label", "is_terminal", "width"]
