@@ -8,40 +8,90 @@ says what it plays before it plays. ``--against NAME`` plays practice games inst
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import json
 import os
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Iterator
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from harness.check import (NEAR_LIMIT, CheckReport, GameResult, OnGame, explain, grading_tasks, opponent_name,
+from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
                            play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
-from harness.record import Verdict
+from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
+from harness.terminal import cut, game_label, is_terminal, width
+from harness.text import block, line
 
 MARKS = {True: "ok  ", False: "FAIL", None: "skip"}
 SHIPPED = Path(__file__).resolve().parents[1] / "jobs" / "grading.yaml"
 
 
 def game_line(g: GameResult, width: int) -> str:
-    """One line per game: number, opponent, seat, seed, verdict, result, plies, slowest move."""
+    """One line per game (``--verbose``): number, opponent, seat, seed, verdict, result, plies, slowest move."""
     slowest = max((w for w, _ in g.move_walls()), default=None)
-    line = (f"  game {g.number:>3}  vs {g.opponent:<{width}}  seat {g.seat}  seed {g.record.seed:<6} "
+    text = (f"  game {g.number:>3}  vs {line(g.opponent):<{width}}  seat {g.seat}  seed {g.record.seed:<6} "
             f"{g.verdict.value:<13} {g.result:<9} {g.record.plies:>4} plies  slowest move {seconds(slowest)}")
     if g.reason:
-        line += "\n" + textwrap.shorten(g.reason, 100, placeholder="...").join(["        ", ""])
-    return line
+        text += "\n        " + cut(line(g.reason), 100)
+    return text
+
+
+class GameLines:
+    """How ``check`` shows its games: :meth:`on_game` as each ends (games run in parallel, so in
+    the order they end), :meth:`game` for each in the job's order.
+
+    ``--verbose``: one line per game, in order. On a terminal: one progress line, rewritten as
+    each game ends (``\\r``), that stays as the games' summary. Piped (a log, CI): only that
+    summary, once.
+    """
+
+    def __init__(self, total: int, pad: int, login: str, *, verbose: bool, out: TextIO | None = None) -> None:
+        self.total, self.pad, self.login, self.verbose = total, pad, login, verbose  # pad: opponents' width
+        self.out = out or sys.stdout
+        self.live = not verbose and is_terminal(self.out)
+        self.counts: Counter[str] = Counter()
+        self.played = 0
+        self.shown = 0  # the length of the progress line on screen
+
+    def summary(self) -> str:
+        """``Played 12 of 80: 11 ok, 1 timeout``: how many games ended with each verdict."""
+        parts = [f"{n} {'ok' if v == Verdict.OK.value else v}" for v, n in
+                 sorted(self.counts.items(), key=lambda kv: (kv[0] != Verdict.OK.value, kv[0]))]
+        return f"Played {self.played} of {self.total}: {', '.join(parts) or 'none'}"
+
+    def on_game(self, done: int, total: int, record: GameRecord) -> None:
+        """A game ended (the ``on_game`` hook of :func:`harness.check.play_grading`): count it, redraw."""
+        self.played = done
+        verdict = next((p.verdict for p in record.players if p.login == self.login), Verdict.HARNESS_ERROR)
+        self.counts[verdict.value] += 1
+        if self.live:
+            text = cut(self.summary(), max(20, width(self.out) - 1))
+            self.out.write("\r" + text.ljust(self.shown))
+            self.shown = len(text)
+            self.out.flush()
+
+    def game(self, result: GameResult) -> None:
+        """The next game in the job's order: its line, with ``--verbose``."""
+        if self.verbose:
+            self.out.write(game_line(result, self.pad) + "\n")
+            self.out.flush()
+
+    def close(self) -> None:
+        """The games are over: end the progress line, or print the summary once."""
+        if self.live and self.played:
+            self.out.write("\n")
+        elif not self.verbose:
+            self.out.write(self.summary() + "\n")
+        self.out.flush()
 
 
 def error_text(report: CheckReport) -> str:
@@ -50,14 +100,15 @@ def error_text(report: CheckReport) -> str:
     if err is None:
         return ""
     g = err.game
-    where = f"game {g.number} vs {g.opponent} (seat {g.seat}, seed {g.record.seed}), after {err.ply} plies"
-    lines = [f"First error: {where}: {g.verdict.value}", textwrap.indent(g.reason, "  ")]
+    where = f"{game_label(g.number, g.record.seed, g.seat)} vs {line(g.opponent)}, after {err.ply} plies"
+    first = "The harness failed" if g.verdict is Verdict.HARNESS_ERROR else "First error"
+    lines = [f"{first}: {where}: {g.verdict.value}", textwrap.indent(block(g.reason), "  ")]
     if g.verdict is Verdict.HARNESS_ERROR:
         lines.append("  (the harness failed, not your bot: please report this)")
     if err.answer:
-        lines.append(f"  answer: {err.answer}")
-    lines += ["  position:", textwrap.indent(err.position, "    ")]
-    tb = g.record.players[g.seat].traceback.strip()
+        lines.append(f"  answer: {line(err.answer)}")
+    lines += ["  position:", textwrap.indent(block(err.position), "    ")]
+    tb = block(g.record.players[g.seat].traceback).strip()
     if tb:
         lines += ["  traceback:", textwrap.indent("\n".join(tb.splitlines()[-12:]), "    ")]
     if err.replay is not None:
@@ -71,11 +122,20 @@ def verdict_text(report: CheckReport) -> str:
     """The last line: PASS or FAIL, and why; PASS only for games of the grading job."""
     if not report.static_ok:
         failed = next(c for c in report.static if c.ok is False)
-        return f"FAIL: {failed.name}: {failed.detail}"
-    bad = [g for g in report.games if g.verdict is not Verdict.OK]
+        if failed.detail.startswith(Verdict.HARNESS_ERROR.value):
+            return (f"NO VERDICT: the harness failed at \"{failed.name}\" (not your bot's fault: please report "
+                    f"it): {line(failed.detail)}")
+        return f"FAIL: {failed.name}: {line(failed.detail)}"
+    bad = [g for g in report.games if g.verdict.charged]
+    faults = [g for g in report.games if g.verdict is Verdict.HARNESS_ERROR]
     n = len(report.games)
+    failed = (f"the harness failed in {len(faults)} of {n} games (not your bot's fault: please report it; "
+              f"those games say nothing about your bot)") if faults else ""
     if bad:
-        return f"FAIL: {len(bad)} of {n} games end with a verdict against your bot."
+        return f"FAIL: {len(bad)} of {n} games end with a verdict against your bot" + (
+            f"; {failed}." if faults else ".")
+    if faults:
+        return f"NO VERDICT: {failed}; run the check again."
     if not report.games:
         return "FAIL: no game was played."
     if report.job is None or report.modified:
@@ -175,22 +235,6 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
     return shipped, "the harness's shipped grading jobs"
 
 
-@contextlib.contextmanager
-def game_progress(quiet: bool, total: int) -> Iterator[tuple[OnGame | None, Callable[[str], None]]]:
-    """On a terminal, a progress bar of the games as they end (they run in parallel, and the
-    lines come in order): yields the ``on_game`` hook and how to print a line past the bar."""
-    if quiet:
-        yield None, lambda text: None
-        return
-    if not sys.stderr.isatty():
-        yield None, lambda text: print(text, flush=True)
-        return
-    from tqdm import tqdm
-
-    with tqdm(total=total, desc="games", unit="game", leave=False, dynamic_ncols=True) as bar:
-        yield (lambda done, _total, _record: bar.update(done - bar.n)), bar.write
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     login, submission = read_bot(args.player, game)
@@ -239,7 +283,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                                   seed=job.seed if job is not None else 0, limits=limits)
     say("Static checks")
     for c in report.static:
-        say(f"  {MARKS[c.ok]}  {c.name}" + (f"  ({c.detail})" if c.detail else ""))
+        say(f"  {MARKS[c.ok]}  {c.name}" + (f"  ({line(c.detail)})" if c.detail else ""))
     for note in report.notes:
         say(f"  note: {note}")
     workers = args.workers or os.cpu_count() or 1
@@ -249,25 +293,30 @@ def cmd_check(args: argparse.Namespace) -> int:
             say(f"Games: {len(picked)} of the {len(tasks)} games of {job.name}"
                 + (" (a sample: the first ones)" if len(picked) < len(tasks) else ""))
             names = [e.login for t in picked for e in t.entrants if e.login != login] or ["-"]
-            width = max(len(n) for n in names)
-            with game_progress(quiet, len(picked)) as (on_game, show):
-                for number, task, record in play_grading(picked, workers, on_game, job.retries):
-                    seat = seat_of(task, login)
-                    others = sorted({e.login for e in task.entrants if e.login != login})
-                    result = GameResult(number, ", ".join(others), seat, record)
-                    report.games.append(result)
-                    show(game_line(result, width))
+            shown = GameLines(len(picked), max(len(n) for n in names), login, verbose=args.verbose)
+            for number, task, record in play_grading(picked, workers, None if quiet else shown.on_game,
+                                                     job.retries):
+                seat = seat_of(task, login)
+                others = sorted({e.login for e in task.entrants if e.login != login})
+                result = GameResult(number, ", ".join(others), seat, record)
+                report.games.append(result)
+                if not quiet:
+                    shown.game(result)
         else:
             names = [opponent_name(r, login) for r in references]
-            width = max(len(n) for n in names)
             count = args.games or DEFAULT_GAMES
-            with game_progress(quiet, count * len(references)) as (on_game, show):
-                for result in play_games(game, submission, login=login, references=references, games=count,
-                                         seed=args.seed, settings=settings, limits=limits, workers=workers,
-                                         on_game=on_game):
-                    report.games.append(result)
-                    show(game_line(result, width))
-        first = next((g for g in report.games if g.verdict is not Verdict.OK), None)
+            shown = GameLines(count * len(references), max(len(n) for n in names), login, verbose=args.verbose)
+            for result in play_games(game, submission, login=login, references=references, games=count,
+                                     seed=args.seed, settings=settings, limits=limits, workers=workers,
+                                     on_game=None if quiet else shown.on_game):
+                report.games.append(result)
+                if not quiet:
+                    shown.game(result)
+        if not quiet:
+            shown.close()
+        # The first game against the bot explains the failure; a harness fault only if there is none.
+        first = next((g for g in report.games if g.verdict.charged),
+                     next((g for g in report.games if g.verdict is not Verdict.OK), None))
         if first is not None:
             out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="harness-check-"))
             report.first_error = explain(first, game, out)
@@ -276,8 +325,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if quiet:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        for line in slowest_text(report, limits):
-            say(line)
+        for text in slowest_text(report, limits):
+            say(text)
         if report.first_error is not None:
             say(error_text(report))
         say(verdict_text(report))
@@ -308,6 +357,8 @@ def register(sub: Any) -> None:
     check.add_argument("--out", metavar="DIR",
                        help="where to write the replay of the first error (default: a new temporary folder)")
     check.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+    check.add_argument("--verbose", "-v", action="store_true",
+                       help="one line per game (default: one progress line on a terminal, a summary when piped)")
     check.add_argument("--policy", choices=["cpu", "wall"],
                        help="which clock judges a call (default: the job's; cpu for practice)")
     check.set_defaults(func=cmd_check)

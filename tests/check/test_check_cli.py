@@ -33,7 +33,7 @@ def check_json(bot: Path, tmp_path: Path, games: int = 2, *more: str) -> tuple[i
 
 def test_a_correct_bot_passes_the_grading_job(tmp_path: Path) -> None:
     # No tournaments.yaml where the student runs it: the shipped grading job (12 games vs strategie).
-    run = check("priemspel", str(GOOD), cwd=tmp_path)
+    run = check("priemspel", str(GOOD), "--verbose", cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert any(line.startswith("Grading job: priemspel-grading (from the harness's shipped grading jobs): "
@@ -127,7 +127,7 @@ def test_the_text_report_of_a_failing_bot(tmp_path: Path) -> None:
                 cwd=tmp_path)
     assert run.returncode == 1
     out = run.stdout
-    assert "First error: game 1 vs basis (seat 0, seed 0), after 4 plies: exception" in out
+    assert "First error: game 1 (seed 0, seat 0) vs basis, after 4 plies: exception" in out
     assert "    [*exception_midgame,basis,7]" in out  # the position, drawn as text
     assert "IndexError: list index out of range" in out.split("traceback:")[1]  # the bot's own traceback
     replay = Path(re.findall(r"replay: (\S+)", out)[0])

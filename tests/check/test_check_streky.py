@@ -50,7 +50,7 @@ def test_a_pass_while_a_card_fits_is_explained_on_the_board(tmp_path: Path) -> N
     run = check("streky", str(HERE / "bots/streky_passer.py"), "--games", "1", "--out", str(tmp_path), cwd=tmp_path)
     assert run.returncode == 1
     out = run.stdout
-    assert "First error: game 1 vs brute (seat 0, seed 1), after 0 plies: illegal_move" in out
+    assert "First error: game 1 (seed 1, seat 0) vs brute, after 0 plies: illegal_move" in out
     assert "a player must place a card when it can" in out
     assert "\n  answer: " in out  # the pass, as the game records it
     board = out.split("  position:\n", 1)[1]
