@@ -119,10 +119,23 @@ def _command_name(argv: Sequence[str]) -> str:
     return next((a for a in argv if not a.startswith("-")), "")
 
 
+def overview(parser: argparse.ArgumentParser) -> str:
+    """What ``harness`` alone prints: every command with its one line of help."""
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = [(c.dest, c.help or "") for c in commands._choices_actions]
+    pad = max(len(name) for name, _ in helps)
+    return "\n".join(["usage: harness COMMAND [ARGS ...]   (harness COMMAND --help: its arguments)", "",
+                      "Tournaments and grading for student game bots. Commands:",
+                      *(f"  {name:<{pad}}  {text}" for name, text in helps)])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``harness`` command; returns its exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    if not argv:
+        print(overview(parser))
+        return 0
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:

@@ -142,7 +142,6 @@ def test_an_unreachable_scheduler_is_one_line_within_a_bound(course: Path) -> No
 B, S = str(BASIS), str(STRATEGIE)
 # (id, cwd under the course folder, args, exit code, needles in the one line)
 CASES = [
-    ("no command", ".", [], 2, ["harness:", "COMMAND"]),
     ("unknown command", ".", ["frobnicate"], 2, ["invalid choice: 'frobnicate'"]),
     ("unknown game", ".", ["play", "chess", B, S], 2, ["harness play:", "unknown game 'chess'"]),
     ("unknown game, check", ".", ["check", "chess", B], 2, ["harness check:", "unknown game 'chess'"]),

@@ -110,11 +110,11 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     rated = results.job.format != "gauntlet" and any(r.rating is not None for r in rows)
     adaptive = results.job.format == "adaptive"  # its rating decides the points: its tier never gives way
     level = f" ({100 * results.job.confidence:g}%)" if adaptive else ""
-    columns = [Column("rank"), Column("login", give=6, floor=8), Column("bot", give=1), Column("games"),
-               Column("W-D-L"), Column("score"), Column("points"),
+    columns = [Column("rank"), Column("login", give=7, floor=8, early=(5, 16)), Column("bot", give=1),
+               Column("games"), Column("W-D-L"), Column("score"), Column("points"),
                *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
                *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
-               Column("status", give=5, floor=24, early=(2, 40))]
+               Column("status", give=6, floor=24, early=(2, 40))]
     table = []
     for r in rows:
         table.append(["-" if r.rank is None else r.rank, r.login + (" (reference)" if r.reference else ""),
@@ -131,9 +131,14 @@ def _sembasic_table(rows: Sequence[Row]) -> tuple[list[Column], list[list[Any]]]
 
     columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), Column("expand_player"),
                Column("expand_obstacles"), Column("points"), Column("status", give=1, floor=24)]
+    def status(r: Row) -> str:
+        if r.disqualified or r.absent or not r.extra:
+            return r.reason or "ok"
+        return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
+
     table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
               mark(r.extra.get("expand_player")), mark(r.extra.get("expand_obstacles")), f"{r.points:g}",
-              status_text(r)] for r in rows]
+              status(r)] for r in rows]
     return columns, table
 
 
