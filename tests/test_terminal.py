@@ -146,9 +146,14 @@ def test_csv_and_json_leaderboards_stay_whole(course: Path) -> None:
                                                                       cwd=course, columns=80)
 
 
-def test_a_gauntlet_shows_no_rating(course: Path) -> None:
+def test_a_gauntlet_shows_no_rating_and_its_page_counts_the_rows(course: Path) -> None:
     header = harness("leaderboard", "gauntlet", cwd=course, columns=300).splitlines()[0].split()
     assert "rating" not in header and header[:2] == ["rank", "login"]
+    html = (course / "results/gauntlet/site/index.html").read_text()
+    board = html.split('id="leaderboard"')[1].split("</table>")[0]
+    assert ">rating<" not in board
+    rows = board.count("<tr") - 1  # the header's row
+    assert rows == 4 and f'id="bot-count">{rows}<' in html  # the four students; the opponent is no row
 
 
 def test_sembasic_shows_its_own_columns(course: Path) -> None:

@@ -131,6 +131,9 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     title = f"{job.name} ({job.game})"
     banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
     rows = [r.to_json() for r in results.rows]
+    if job.format == "gauntlet":  # every bot meets the same opponent: a rating would say nothing more
+        for row in rows:
+            row["rating"] = row["rating_low"] = row["rating_high"] = None
     if public:
         for row in rows:
             verdict = str(row.get("reason", "")).partition(":")[0]

@@ -202,9 +202,10 @@ def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], le
     charged = sum(p.verdict.charged for e in entries for p in e.record.players)
     faults = sum(e.record.harness_fault for e in entries)
     index = out / "index.html"
+    # "bots" counts the leaderboard's rows (not a gauntlet's opponent, which has no row).
     write_page(index, env.get_template("index.html.j2").render(
         **common, scripts=["sort.js"], nav=[], headers=headers, body=body, games=len(entries),
-        bots=len(files), charged=charged, faults=faults, banners=list(banners), sections=list(sections),
+        bots=len(leaderboard) or len(files), charged=charged, faults=faults, banners=list(banners), sections=list(sections),
         links=list(links)))
     _remove_stale(out / "games", {f"{e.id}.html" for e in entries})
     _remove_stale(out / "bots", {f"{stem}.html" for stem in files.values()})
