@@ -90,8 +90,9 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("terminal-course")
     for login in ("alice", "bob", "carol"):
         shutil.copytree(REPO / "submissions/priemspel" / login, root / "subs" / login)
-    (root / "subs/a_bot_that_fails_in_the_middle_of_a_game").mkdir()
-    shutil.copy(BOTS / "priemspel/exception_midgame.py", root / "subs/a_bot_that_fails_in_the_middle_of_a_game/player.py")
+    failing = root / "subs/a_bot_that_fails_in_the_middle_of_a_game"
+    failing.mkdir()
+    shutil.copy(BOTS / "priemspel/exception_midgame.py", failing / "player.py")
     for login in ("ok_naive", "no_path_check"):
         shutil.copytree(REPO / "submissions/quoridor" / login, root / "quoridor" / login)
     refs = REPO / "reference_players/priemspel"

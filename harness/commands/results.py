@@ -14,6 +14,7 @@ from typing import Any
 
 from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
+from harness.text import block
 from harness.tournament.results import JobResults
 
 
@@ -46,7 +47,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         print(leaderboard(results, args.format))
         extra = analysis_text(results)
         if extra and args.format == "text":
-            print("\n" + extra)
+            print("\n" + block(extra))  # its labels are logins: folder names a student chose
     return 0
 
 

@@ -14,6 +14,7 @@ from harness.config import Job
 from harness.submission import SubmissionError
 from harness.tournament.execute import (Executor, LocalExecutor, RunSummary, interrupt_on_signals, run_job,
                                         with_workers)
+from harness.text import block
 from harness.tournament.results import JobResults
 from harness.tournament.store import StoreError, open_readonly
 
@@ -86,7 +87,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         print(leaderboard(results, "text"))
         analysis = analysis_text(results)
         if analysis:
-            print("\n" + analysis)
+            print("\n" + block(analysis))  # its labels are logins: folder names a student chose
     for warning in results.roll.warnings:
         print(f"harness run: warning: {warning}", file=sys.stderr)
     index = build_job_site(results, job.results / "site")

@@ -103,8 +103,9 @@ def leaderboard(results: JobResults, fmt: str) -> str:
 
 def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     """A games job's columns: the rating only where it carries information (not in a gauntlet,
-    where every bot meets the same opponent), and an adaptive job's tier; the bot's own name and
-    the rating give way first."""
+    where every bot meets the same opponent), and an adaptive job's tier; a reference player's login
+    is marked "(ref.)". The bot's own name goes first when the table is too wide, then the rating;
+    the status (the first verdict against the bot) keeps its first words."""
     rows = results.rows
     refs = any(r.reference for r in rows)
     rated = results.job.format != "gauntlet" and any(r.rating is not None for r in rows)
@@ -117,7 +118,7 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
                Column("status", give=6, floor=24, early=(2, 40))]
     table = []
     for r in rows:
-        table.append(["-" if r.rank is None else r.rank, r.login + (" (reference)" if r.reference else ""),
+        table.append(["-" if r.rank is None else r.rank, r.login + (" (ref.)" if r.reference else ""),
                       r.bot_name, r.games, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:g}", f"{r.points:g}",
                       *([rating_short(r)] if rated else []), *([tier_text(r)] if adaptive else []),
                       *(["-" if r.rank_all is None else r.rank_all] if refs else []), status_text(r)])

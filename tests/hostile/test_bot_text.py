@@ -151,7 +151,8 @@ def test_export_csv_and_feedback_show_the_text_escaped(course: tuple[Path, str])
     out = _harness("export", "text", "--format", "csv", cwd=root)
     rows = {r["login"]: r for r in csv.DictReader(io.StringIO(out))}
     assert rows["text_exception"]["reason"] == "exception: " + EXCEPTION.replace("\n", r"\x0a")
-    assert rows["text_answer"]["reason"].startswith(r"bad_answer: zet() must return an int number of squares, got '\x1b")
+    assert rows["text_answer"]["reason"].startswith(
+        r"bad_answer: zet() must return an int number of squares, got '\x1b")
     assert rows["'=1+2"]["points"] == "1"
     _harness("export", "text", "--format", "feedback", "--out", "feedback", cwd=root)
     exception = (root / "feedback/text_exception.txt").read_text(encoding="utf-8")
