@@ -7,6 +7,7 @@ terminal emulator) read to the end.
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -135,3 +136,52 @@ def test_a_harness_fault_is_reported_as_the_harness_s_not_the_bot_s(tmp_path: Pa
     assert error_text(only).startswith("The harness failed: game 1 (seed 1, seat 0) vs basis, after 0 plies: "
                                        "harness_error\n")
     assert "(the harness failed, not your bot: please report this)" in error_text(only)
+
+
+LATE_FAILURE = b'''
+class Player:
+    """Plays the smallest legal step, and raises on the boards of 4 squares a move."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        if spel.N == 4:
+            raise ValueError("no plan for N = 4")
+        for k in range(1, spel.N + 1):
+            n = spel.positie + k
+            if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+                return k
+        return 1
+'''
+
+
+def test_one_game_has_one_number_in_check_feedback_and_gradescope(tmp_path: Path) -> None:
+    """A bot failing first in a later game of the job: check, the feedback file and Gradescope name
+    the same game with the same number, seed and seat (the bot's own numbering, not the job's)."""
+    for login, source in (("alice", (REPO / "submissions/priemspel/alice/player.py").read_bytes()),
+                          ("late", LATE_FAILURE)):
+        (tmp_path / "subs" / login).mkdir(parents=True)
+        (tmp_path / "subs" / login / "player.py").write_bytes(source)
+    (tmp_path / "tournaments.yaml").write_text(f"""jobs:
+  priemspel-grading:
+    game: priemspel
+    format: gauntlet
+    submissions: subs
+    opponent: {REPO}/reference_players/priemspel/strategie.py
+    settings: [{{start: 0, N: 5}}, {{start: 0, N: 7}}, {{start: 10, N: 4}}]
+    games: 4
+    seed: 1
+    awards: {{policy: pass_fail, points: 1}}
+""")
+    run = subprocess.run([sys.executable, "-m", "harness", "run", "priemspel-grading", "--quiet", "--no-self-check"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    checked = check("priemspel", "subs/late/player.py", cwd=tmp_path)
+    label = re.search(r"^First error: (game \d+ \(seed \d+, seat \d\)) vs ", checked.stdout, re.M)
+    assert label is not None and label.group(1) != "game 1 (seed 1, seat 0)", checked.stdout
+    for fmt, read in (("feedback", lambda d: (d / "late.txt").read_text()),
+                      ("gradescope", lambda d: json.loads((d / "late/results.json").read_text())["tests"][0]["output"])):
+        subprocess.run([sys.executable, "-m", "harness", "export", "priemspel-grading", "--format", fmt, "--out", fmt],
+                       cwd=tmp_path, capture_output=True, check=True, timeout=300)
+        assert f"First error: {label.group(1)}, against strategie: exception: " in read(tmp_path / fmt)
