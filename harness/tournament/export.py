@@ -22,13 +22,6 @@ from harness.text import block, cell, line
 from harness.tournament.standings import Row, max_points
 
 
-def rating_text(row: Row) -> str:
-    """``"1532 [1410, 1654]"``, or ``""`` when the rating cannot be estimated."""
-    if row.rating is None or row.rating_low is None or row.rating_high is None:
-        return ""
-    return f"{row.rating:.0f} [{row.rating_low:.0f}, {row.rating_high:.0f}]"
-
-
 def tier_text(row: Row) -> str:
     """An adaptive job's tier column: ``"near boundary"`` while the rating's interval straddles a
     tier boundary (the points may still change with more games), else ``"settled"``."""
@@ -62,8 +55,8 @@ def award_rule(results: JobResults) -> str:
     return "no points"
 
 
-def rating_short(row: Row) -> str:
-    """``"1532 ±122"`` (the 95 % interval is symmetric on the Elo scale), or ``""``."""
+def rating_text(row: Row) -> str:
+    """``"1532 ±122"`` (the 95 % interval is symmetric on the Elo scale), or ``""`` when there is none."""
     if row.rating is None or row.rating_high is None:
         return ""
     return f"{row.rating:.0f} ±{row.rating_high - row.rating:.0f}"
@@ -120,7 +113,7 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     for r in rows:
         table.append(["-" if r.rank is None else r.rank, r.login + (" (ref.)" if r.reference else ""),
                       r.bot_name, r.games, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:g}", f"{r.points:g}",
-                      *([rating_short(r)] if rated else []), *([tier_text(r)] if adaptive else []),
+                      *([rating_text(r)] if rated else []), *([tier_text(r)] if adaptive else []),
                       *(["-" if r.rank_all is None else r.rank_all] if refs else []), status_text(r)])
     return columns, table
 
@@ -130,13 +123,13 @@ def _sembasic_table(rows: Sequence[Row]) -> tuple[list[Column], list[list[Any]]]
     def mark(value: Any) -> str:
         return "-" if value in (None, "") else ("yes" if value is True else "no" if value is False else str(value))
 
-    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), Column("expand_player"),
-               Column("expand_obstacles"), Column("points"), Column("status", give=1, floor=24)]
     def status(r: Row) -> str:
         if r.disqualified or r.absent or not r.extra:
             return r.reason or "ok"
         return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
 
+    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), Column("expand_player"),
+               Column("expand_obstacles"), Column("points"), Column("status", give=1, floor=24)]
     table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
               mark(r.extra.get("expand_player")), mark(r.extra.get("expand_obstacles")), f"{r.points:g}",
               status(r)] for r in rows]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -159,6 +160,11 @@ def test_export_csv_and_feedback_show_the_text_escaped(course: tuple[Path, str])
     assert not RAW.search(exception)
     assert ("First error: game 1 (seed 1, seat 0), against basis: exception: "
             + EXCEPTION.replace("\n", r"\x0a")) in exception
+    _harness("export", "text", "--format", "gradescope", "--out", "gradescope", cwd=root)
+    graded = json.loads((root / "gradescope/text_exception/results.json").read_text(encoding="utf-8"))
+    assert not RAW.search(graded["tests"][0]["output"])
+    assert ("First error: game 1 (seed 1, seat 0), against basis: exception: "
+            + EXCEPTION.replace("\n", r"\x0a")) in graded["tests"][0]["output"]
     output = (root / "feedback/text_output.txt").read_text(encoding="utf-8")
     assert "Your output (stdout):\n  " + r"\x1b]0;pwned\x07\x1b[2Jhello\x1b[31m red" in output
     assert "Your output (stderr):\n  bad " + FFFD * 3 + r" bytes\x1b[5m\x07\x00 end" in output
