@@ -96,7 +96,7 @@ class Match:
         self._finish()
         if console is not None:
             console.finish(self.state, self.logins, self.record.winner,
-                           [f"{p.login}: {p.verdict.value}: {p.reason}" for p in self.players if p.verdict.charged])
+                           [line(f"{p.login}: {p.verdict.value}: {p.reason}") for p in self.players if p.verdict.charged])
         self.record.duration = time.perf_counter() - t0
         return self.record
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from harness.cli import UsageError, read_bot
 from harness.games import get_game
+from harness.text import block
 
 GAMES = ("quoridor",)
 
@@ -20,7 +21,7 @@ def cmd_basic(args: argparse.Namespace) -> int:
 
     login, submission = read_bot(args.player, game)
     result = grade(submission, seed=DEFAULT_SEED if args.seed is None else args.seed, login=login)
-    print(json.dumps(result.to_json()) if args.json else result.text())
+    print(json.dumps(result.to_json()) if args.json else block(result.text()))  # it quotes the bot's errors
     return 0 if result.points == 2 else 1
 
 
