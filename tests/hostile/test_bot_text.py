@@ -24,7 +24,8 @@ import pytest
 
 from harness.games import get_game
 from harness.match import play_match
-from harness.record import Verdict
+from harness.record import GameRecord, Verdict
+from harness.sandbox import Limits
 from harness.text import block, cell, line, valid
 from tests.hostile.conftest import HOSTILE, REPO
 
@@ -42,28 +43,34 @@ ANSWER = r"\x1b[2J\x1b]0;pwned\x07" + FFFD + r"\x9b"
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
-def _play(name: str):
+@pytest.fixture(params=["auto", "plain"])
+def isolation(request: pytest.FixtureRequest) -> str:
+    """Under bubblewrap where it works (as in production), and in plain mode (the fallback)."""
+    return request.param
+
+
+def _play(name: str, isolation: str) -> GameRecord:
     return play_match(GAME, [(HOSTILE / f"{name}.py").read_bytes(), BASIS.read_bytes()], seed=1,
-                      logins=["hostile", "basis"])
+                      logins=["hostile", "basis"], limits=Limits(isolation=isolation).with_game(GAME))
 
 
-def test_a_name_of_escapes_and_a_lone_surrogate_is_kept_as_data(no_leftovers: None) -> None:
-    record = _play("text_name")
+def test_a_name_of_escapes_and_a_lone_surrogate_is_kept_as_data(isolation: str, no_leftovers: None) -> None:
+    record = _play("text_name", isolation)
     me, other = record.players
     assert (me.verdict, other.verdict) == (V.OK, V.OK)
     assert me.bot_name == NAME
 
 
-def test_an_exception_message_is_kept_as_data(no_leftovers: None) -> None:
-    record = _play("text_exception")
+def test_an_exception_message_is_kept_as_data(isolation: str, no_leftovers: None) -> None:
+    record = _play("text_exception", isolation)
     me, other = record.players
     assert (me.verdict, other.verdict) == (V.EXCEPTION, V.OK)
     assert me.reason == EXCEPTION
     assert not RAW.search(me.traceback) and r"ValueError: \x1b[2J" in me.traceback
 
 
-def test_output_of_escapes_and_invalid_utf8_is_kept_as_data(no_leftovers: None) -> None:
-    record = _play("text_output")
+def test_output_of_escapes_and_invalid_utf8_is_kept_as_data(isolation: str, no_leftovers: None) -> None:
+    record = _play("text_output", isolation)
     me, other = record.players
     assert (me.verdict, other.verdict) == (V.ILLEGAL_MOVE, V.OK)
     assert me.reason == "step 1000 is larger than N = 5"
@@ -71,8 +78,8 @@ def test_output_of_escapes_and_invalid_utf8_is_kept_as_data(no_leftovers: None) 
     assert me.stderr == "bad " + FFFD * 3 + r" bytes\x1b[5m\x07\x00 end" "\n"
 
 
-def test_an_answer_of_escapes_is_kept_as_data(no_leftovers: None) -> None:
-    record = _play("text_answer")
+def test_an_answer_of_escapes_is_kept_as_data(isolation: str, no_leftovers: None) -> None:
+    record = _play("text_answer", isolation)
     me, other = record.players
     assert (me.verdict, other.verdict) == (V.BAD_ANSWER, V.OK)
     assert me.reason == r"zet() must return an int number of squares, got '\x1b[2J\x1b]0;pwned\x07\ud800\x9b' (str)"
