@@ -163,3 +163,5 @@ def test_sembasic_shows_its_own_columns(course: Path) -> None:
     rows = {line.split()[1]: line.split() for line in lines[2:]}
     assert rows["ok_naive"][2:7] == ["yes", "1", "1", "2", "passed"]
     assert rows["no_path_check"][2:7] == ["yes", "1", "0", "1", "not"]
+    html = (course / "results/sem/site/index.html").read_text()
+    assert 'id="bot-count">2<' in html and 'id="game-count"' not in html  # gradings, not "games 0"
