@@ -56,7 +56,8 @@ def award_rule(results: JobResults) -> str:
 
 
 def rating_text(row: Row) -> str:
-    """``"1532 ±122"`` (the 95 % interval is symmetric on the Elo scale), or ``""`` when there is none."""
+    """``"1532 ±122"``: the rating and its interval's half-width (95 %, or an adaptive job's level), or
+    ``""`` when there is none."""
     if row.rating is None or row.rating_high is None:
         return ""
     return f"{row.rating:.0f} ±{row.rating_high - row.rating:.0f}"
@@ -264,4 +265,4 @@ def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
 
 
 __all__ = ["award_rule", "feedback", "first_error", "gradebook_csv", "gradescope", "group_csv", "leaderboard",
-           "leaderboard_json", "rating_text", "student_text", "students"]
+           "leaderboard_json", "rating_text", "student_text", "students", "tier_text"]
