@@ -173,7 +173,7 @@ def imported_names(source: bytes) -> set[str]:
     """Top-level names of absolute imports in ``source`` (empty if it does not parse)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep to parse: judged at run time
         return set()
     names: set[str] = set()
     for node in ast.walk(tree):

@@ -89,6 +89,7 @@ class Guard:
         self.read_roots: tuple[str, ...] = ()
         self.write_roots: tuple[str, ...] = ()
         self.library_roots: tuple[str, ...] = ()  # the standard library: where module files live
+        self.package_roots: tuple[str, ...] = ()  # the installed packages the bot may import
         self.forbidden_imports: frozenset[str] = frozenset()
         self.max_threads = 1 << 30
         self.violation: str | None = None  # the first refusal not yet reported
@@ -126,12 +127,17 @@ class Guard:
 
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
             forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
-            bot_dir: str = "") -> None:
-        """Start judging. ``max_threads`` counts threads besides the worker's main thread."""
+            bot_dir: str = "", package_roots: Iterable[str] = ()) -> None:
+        """Start judging. ``max_threads`` counts threads besides the worker's main thread.
+
+        ``library_roots`` (the standard library) and ``package_roots`` (approved packages) hold
+        the code that may import what it needs (see :meth:`forbidden_import`).
+        """
         self.player_path = player_path
         self.bot_dir = bot_dir or os.path.dirname(player_path)
         self.read_roots = _norm([*read_roots, *write_roots, *DEVICES_READ])
         self.library_roots = _norm(library_roots)
+        self.package_roots = _norm(package_roots)
         self.write_roots = _norm([*write_roots, *DEVICES_WRITE])
         self.forbidden_imports = frozenset(forbidden_imports)
         self.max_threads = max_threads
@@ -177,6 +183,38 @@ class Guard:
                 return f" ({name} line {frame.f_lineno} in {frame.f_code.co_name})"
             frame = frame.f_back  # type: ignore[assignment]
         return ""
+
+    def importer(self) -> tuple[str, str]:
+        """(file, code name) of the frame that asked for the import under way.
+
+        The importer is the first frame that is not the import machinery (importlib) or this
+        guard; ("", "") if there is none.
+        """
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not (name.startswith("<frozen") or name == _HERE_FILE or name.startswith(_IMPORTLIB_DIR)):
+                return name, frame.f_code.co_name
+            frame = frame.f_back  # type: ignore[assignment]
+        return "", ""
+
+    def forbidden_import(self, top: str) -> str | None:
+        """Judge an import of ``top``, one of the game's forbidden modules, by who asks for it.
+
+        The game's rule is about the bot's own imports. A library the bot may import (the
+        standard library, an approved package) may import what it needs while it is itself
+        imported: ``pathlib`` imports ``stat`` at its top, and a Quoridor bot may use
+        ``pathlib``. A library asking for it later (``pkgutil.resolve_name``, ``pickle``, a
+        lazy import) just finds it missing, so no library is a way round the rule. Anything
+        else (the bot's files, code it compiled itself) gets the verdict (returned reason).
+        """
+        filename, code_name = self.importer()
+        if filename and not self.is_bot_file(filename) and _inside(filename, (*self.library_roots,
+                                                                              *self.package_roots)):
+            if code_name == "<module>":
+                return None
+            raise ModuleNotFoundError(f"No module named {top!r}", name=top)
+        return f"import of {top!r} (the game's import policy forbids it)"
 
     def importer_is_bot(self) -> bool:
         """True if the import under way was asked for by the bot's own code, not by a library.
@@ -228,7 +266,7 @@ class Guard:
                     rel = [p for p in os.path.relpath(path, root).split(os.sep) if p != "__pycache__"]
                     top = rel[0].partition(".")[0]
                     if top in self.forbidden_imports:
-                        return f"import of {top!r} (the game's import policy forbids it)"
+                        return self.forbidden_import(top)
         return None
 
     def _read(self, event: str, args: tuple[Any, ...], index: int) -> str | None:
@@ -248,7 +286,7 @@ class Guard:
     def _import(self, args: tuple[Any, ...]) -> str | None:
         top = str(args[0]).partition(".")[0] if args else ""
         if top in self.forbidden_imports:
-            return f"import of {top!r} (the game's import policy forbids it)"
+            return self.forbidden_import(top)
         if top in ALWAYS_FORBIDDEN:
             self.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None
@@ -308,7 +346,9 @@ class _ImportPolicy:
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
         top = name.partition(".")[0]
         if top in self.guard.forbidden_imports:
-            self.guard.refuse(self.guard._import((name,)) or f"import of {top!r}")
+            reason = self.guard.forbidden_import(top)
+            if reason is not None:
+                self.guard.refuse(reason)
         if top in ALWAYS_FORBIDDEN:
             self.guard.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None  # not ours to find: the usual finders do

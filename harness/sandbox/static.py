@@ -42,36 +42,53 @@ def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(game.packages) | frozenset(packages)
 
 
+def _guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
+    """True if one of ``handlers`` catches a failed import (bare, ImportError or broader)."""
+    for h in handlers:
+        if h.type is None:
+            return True
+        names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
+            return True
+    return False
+
+
 def _imports(tree: ast.AST) -> Iterator[tuple[ast.stmt, str, bool]]:
-    """(node, top-level module, guarded by an ImportError handler) for every absolute import."""
+    """(node, top-level module, guarded by an ImportError handler) for every absolute import.
 
-    def guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
-        for h in handlers:
-            if h.type is None:
-                return True
-            names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-            if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
-                return True
-        return False
-
-    def walk(node: ast.AST, guarded: bool) -> Iterator[tuple[ast.stmt, str, bool]]:
+    The walk keeps its own stack, never Python's: a legal bot may hold one expression
+    thousands of nodes deep (a long sum, a table written out by hand). Nodes come out in
+    source order.
+    """
+    tries = (ast.Try, getattr(ast, "TryStar", ast.Try))
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, guarded = stack.pop()
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node, alias.name.partition(".")[0], guarded
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             yield node, node.module.partition(".")[0], guarded
-        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            inner = guarded or guarded_by(node.handlers)
-            for child in node.body:
-                yield from walk(child, inner)
-            for part in (node.handlers, node.orelse, node.finalbody):
-                for child in part:
-                    yield from walk(child, guarded)
-            return
-        for child in ast.iter_child_nodes(node):
-            yield from walk(child, guarded)
+        if isinstance(node, tries):
+            inner = guarded or _guarded_by(node.handlers)
+            children = [(c, inner) for c in node.body]
+            children += [(c, guarded) for part in (node.handlers, node.orelse, node.finalbody) for c in part]
+        else:
+            children = [(c, guarded) for c in ast.iter_child_nodes(node)]
+        stack.extend(reversed(children))
 
-    yield from walk(tree, False)
+
+def parse(source: bytes) -> ast.AST | None:
+    """The module's syntax tree, or ``None`` when it has none to judge here.
+
+    A syntax error is the bot's exception at run time, with its line. A file too deep for
+    the parser (``RecursionError``) or too big for memory is left to run time too: importing
+    it in the sandbox says what happens, as it would on the course's grader.
+    """
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[str] = ()) -> list[Finding]:
@@ -89,9 +106,8 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
                     found.append(Finding("ascii", f"{name} line {lineno} column {col}: non-ASCII character "
                                                   f"(the game requires ASCII-only source, comments included)"))
                     break
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        tree = parse(source)
+        if tree is None:
             continue
         for node, top, guarded in _imports(tree):
             if top in game.forbidden_imports:
