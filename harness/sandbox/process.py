@@ -34,6 +34,7 @@ from harness.sandbox import bubblewrap, packages, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
 from harness.submission import MAIN, Submission
@@ -59,7 +60,7 @@ class BotProcess:
     def __init__(self, game: GameSpec, source: bytes | Submission, *, label: str = "bot", seed: int = 0,
                  limits: Limits | None = None) -> None:
         self.game = game
-        self.submission = Submission.of(source)
+        self.submission = submitted(game, Submission.of(source))  # Štreky: player.py alone
         self.label = label
         self.seed = seed
         self.limits = limits or Limits().with_game(game)

@@ -6,6 +6,10 @@ bot may import is its *environment*: the standard library, its game's bot API (`
 course's grader) and the packages its job approves (``bot_packages``). A game's forbidden
 imports (Quoridor: numpy, scipy, ...) are refused whatever else allows them.
 
+A game that takes one file (Štreky: :attr:`GameSpec.several_files` is false) refuses every
+module of the student's own that ``player.py`` imports, directly or through another, naming
+the file and the rule: the course's grader had player.py alone, and that import failed there.
+
 An import inside ``try: ... except ImportError:`` (or a broader handler) is left to run time:
 the bot expects it may fail, and in the sandbox it fails exactly as on a machine without the
 package. So is an import of a module installed nowhere (a typo): it fails as it did on the
@@ -23,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from harness.games.base import GameSpec
-from harness.submission import Submission
+from harness.submission import MAIN, Submission
 
 GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 PACKAGES_KEY = "bot_packages"
@@ -31,7 +35,7 @@ PACKAGES_KEY = "bot_packages"
 
 @dataclass(frozen=True)
 class Finding:
-    """One broken static rule: which (``ascii``, ``forbidden``, ``unapproved``) and where."""
+    """One broken static rule: which (``files``, ``ascii``, ``forbidden``, ``unapproved``) and where."""
 
     rule: str
     reason: str
@@ -98,6 +102,8 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     approved = environment(game, packages)
     own = {n[:-3] for n in sub.files if n.endswith(".py")}
     allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
+    if not game.several_files:
+        found += _second_modules(game, sub)
     for name, source in sub.python_files():
         if game.ascii_only:
             for lineno, line in enumerate(source.split(b"\n"), start=1):
@@ -121,6 +127,33 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     return found
 
 
+def _second_modules(game: GameSpec, sub: Submission) -> list[Finding]:
+    """The student's own modules that player.py needs, in a game that takes player.py alone."""
+    # A module named like one of the standard library's is that one on the grader, which had
+    # player.py alone (e.g. reference_players/streky/brute.py's `import random`, beside random.py).
+    own = {n[:-3]: n for n in sub.files if n.endswith(".py") and n != MAIN and n[:-3] not in sys.stdlib_module_names}
+    needed: list[str] = []
+    todo = [MAIN]
+    while todo:
+        name = todo.pop()
+        tree = parse(sub.files[name])
+        for _, top, _ in _imports(tree) if tree is not None else ():
+            if top in own and own[top] not in needed:
+                needed.append(own[top])
+                todo.append(own[top])
+    rule = f" ({game.one_file_rule})" if game.one_file_rule else ""
+    return [Finding("files", f"{n}: {game.title} takes one file, {MAIN}{rule}; {MAIN} needs {n}, a second "
+                             f"module of the submission's own, which the grader does not get")
+            for n in needed]
+
+
+def submitted(game: GameSpec, submission: Submission) -> Submission:
+    """What of ``submission`` reaches the bot's sandbox: player.py alone in a one-file game."""
+    if game.several_files or len(submission.files) == 1:
+        return submission
+    return Submission({MAIN: submission.main}, submission.origin, submission.notes)
+
+
 @functools.cache
 def _installed(name: str) -> bool:
     """True if ``name`` is importable here (a package the sandbox hides unless approved).
@@ -140,4 +173,4 @@ def check_source(game: GameSpec, submission: bytes | Submission, packages: Itera
     return found[0].reason if found else None
 
 
-__all__ = ["Finding", "PACKAGES_KEY", "check_source", "environment", "findings"]
+__all__ = ["Finding", "PACKAGES_KEY", "check_source", "environment", "findings", "parse", "submitted"]
