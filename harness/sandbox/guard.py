@@ -18,6 +18,11 @@ thread, for the rest of its life:
 * signalling any process but itself (``os.kill``, ``os.killpg``), raising its own
   resource limits, ``gc.get_objects``-style introspection, and replacing attributes of the
   harness's own classes and functions;
+* paths relative to a directory descriptor (``os.open(..., dir_fd=...)``, ``os.mkdir``,
+  ``os.rename`` ... with ``dir_fd``): judged where they really point, not from the working
+  directory; POSIX shared memory (``_posixshmem``: ``shm_open``); scheduler and priority
+  changes (``sched_setscheduler``, ``sched_setparam``, ``setpriority``/``nice`` upwards,
+  another process's CPU affinity), which root could otherwise use to starve the opponent;
 * more threads than the cap (``threading`` and ``_thread``).
 
 A refused action raises :class:`Forbidden` inside the bot *and* is recorded, so the call ends
@@ -44,7 +49,7 @@ PROCESS_EVENTS = {
     "subprocess.Popen": "subprocess.Popen", "pty.spawn": "pty.spawn",
 }
 # Modules whose import is refused whatever the game says: they reach around the hook.
-ALWAYS_FORBIDDEN = frozenset({"ctypes", "_ctypes", "_posixsubprocess"})
+ALWAYS_FORBIDDEN = frozenset({"ctypes", "_ctypes", "_posixsubprocess", "_posixshmem"})
 NETWORK_EVENTS = frozenset({"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
                             "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
                             "socket.gethostbyname_ex", "socket.getnameinfo"})
@@ -58,6 +63,11 @@ WRITE_PATH_EVENTS = {"os.mkdir": (0,), "os.rmdir": (0,), "os.remove": (0,), "os.
                      "os.lchmod": (0,), "os.lchown": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
                      "os.mkfifo": (0,), "os.mknod": (0,)}
 READ_PATH_EVENTS = {"os.listdir": 0, "os.scandir": 0, "os.listxattr": 0, "os.getxattr": 0}
+# Where an event's arguments carry the directory descriptor of each path: event -> {path index:
+# dir_fd index} (-1 there means none). ``open`` carries none: os.open is wrapped instead.
+DIR_FD_ARGS = {"os.mkdir": {0: 2}, "os.rmdir": {0: 1}, "os.remove": {0: 1}, "os.rename": {0: 2, 1: 3},
+               "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
+               "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3}}
 # Where the harness's own code lives in the bot's process: its classes must not be rewritten.
 HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "func_timeout")
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -124,6 +134,7 @@ class Guard:
         self._handlers = handlers
         sys.addaudithook(self._hook)
         self._wrap_process_and_threads()
+        self._wrap_os()
 
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
             forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
@@ -240,12 +251,16 @@ class Guard:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
     # ---- judges -------------------------------------------------------------------------
-    def _path(self, value: Any) -> str | None:
+    def _path(self, value: Any, dir_fd: Any = None) -> str | None:
+        """The real path ``value`` names (relative to the directory ``dir_fd`` if one is given)."""
         if isinstance(value, int) or value is None:
             return None  # an open descriptor: it was judged when it was opened
         try:
-            return os.path.realpath(os.fsdecode(value))
-        except (TypeError, ValueError):
+            path = os.fsdecode(value)
+            if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(path):
+                path = os.path.join(_fd_path(dir_fd), path)
+            return os.path.realpath(path)
+        except (TypeError, ValueError, OSError):
             return "?"
 
     def _open(self, args: tuple[Any, ...]) -> str | None:
@@ -257,7 +272,8 @@ class Guard:
         writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(flags & WRITE_FLAGS)
         if writing and not _inside(path, self.write_roots):
             return f"writing {path!r} (outside the bot's working directory)"
-        if not writing and not _inside(path, self.read_roots):
+        if not writing and not _inside(path, self.read_roots) and path != _HERE_FILE:
+            # (this file: a refused import's traceback runs through it, and printing reads it)
             return f"reading {path!r} (outside the bot's own files)"
         if self.forbidden_imports and not writing:
             # The source of a forbidden module, whichever way the import was made.
@@ -276,9 +292,11 @@ class Guard:
         return f"{event}({path!r}) (outside the bot's own files)"
 
     def _paths(self, event: str, args: tuple[Any, ...], indexes: tuple[int, ...]) -> str | None:
+        fds = DIR_FD_ARGS.get(event, {})
         for i in indexes:
             if i < len(args):
-                path = self._path(args[i])
+                fd_at = fds.get(i, -1)
+                path = self._path(args[i], args[fd_at] if 0 <= fd_at < len(args) else None)
                 if path is not None and not _inside(path, self.write_roots):
                     return f"{event}({path!r}) (outside the bot's working directory)"
         return None
@@ -312,6 +330,71 @@ class Guard:
         return None
 
     # ---- refusals that are not audit events ---------------------------------------------
+    def _wrap_os(self) -> None:
+        """Wrap what raises no audit event (or one without its ``dir_fd``), in ``os`` and ``posix``.
+
+        The bot gets no way back to the originals: they live only in these closures, and a
+        fresh ``posix`` module (``_imp.create_builtin``) is refused.
+        """
+        guard = self
+        import _imp
+        import posix
+
+        wrapped: dict[str, Callable[..., Any]] = {}
+        original_open = posix.open
+
+        def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+            # The audit event of os.open names the path but not dir_fd: the call made is the one
+            # judged, with the path the descriptor stands for.
+            if dir_fd is not None and guard.armed:
+                name = os.fsdecode(path)
+                if not os.path.isabs(name):
+                    path = os.path.join(_fd_path(dir_fd), name)
+                return original_open(path, flags, mode)
+            return original_open(path, flags, mode, dir_fd=dir_fd)
+
+        wrapped["open"] = open_
+
+        def refusing(name: str, judge: Callable[..., str | None]) -> None:
+            original = getattr(posix, name, None)
+            if original is None:
+                return
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                if guard.armed:
+                    what = judge(*args, **kwargs)
+                    if what is not None:
+                        guard.refuse(what)
+                return original(*args, **kwargs)
+
+            call.__name__ = call.__qualname__ = name
+            wrapped[name] = call
+
+        def other(pid: Any) -> bool:
+            return pid not in (0, guard.own_pid, os.getpid())
+
+        refusing("sched_setscheduler", lambda pid, policy, *a, **k: f"changing the scheduler "
+                 f"(os.sched_setscheduler({pid}, {policy}, ...))")
+        refusing("sched_setparam", lambda pid, *a, **k: f"changing the scheduler (os.sched_setparam({pid}, ...))")
+        refusing("setpriority", lambda which, who, prio, *a, **k: f"changing a priority (os.setpriority({which}, "
+                 f"{who}, {prio}))" if prio < 0 or which != os.PRIO_PROCESS or other(who) else None)
+        refusing("nice", lambda inc, *a, **k: f"raising its priority (os.nice({inc}))" if inc < 0 else None)
+        refusing("sched_setaffinity", lambda pid, mask, *a, **k: f"changing another process's CPUs "
+                 f"(os.sched_setaffinity({pid}, ...))" if other(pid) else None)
+        for module in (os, posix):
+            for name, function in wrapped.items():
+                setattr(module, name, function)
+
+        create_builtin = _imp.create_builtin
+
+        def create(spec: Any) -> Any:
+            name = getattr(spec, "name", "")
+            if guard.armed and name in ("posix", "os", *ALWAYS_FORBIDDEN):
+                guard.refuse(f"a fresh copy of the built-in module {name!r}")
+            return create_builtin(spec)
+
+        _imp.create_builtin = create
+
     def _wrap_process_and_threads(self) -> None:
         guard = self
         try:
@@ -335,6 +418,14 @@ class Guard:
         _thread.start_new_thread = start_new_thread  # type: ignore[assignment]
         _thread.start_new = start_new_thread  # type: ignore[attr-defined]
         threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
+
+
+def _fd_path(fd: int) -> str:
+    """The path of the open directory ``fd`` (Linux: from /proc; elsewhere ``dir_fd`` is refused)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{int(fd)}")
+    except OSError:
+        raise OSError(9, "Bad file descriptor (or a dir_fd the sandbox cannot place)") from None
 
 
 class _ImportPolicy:
