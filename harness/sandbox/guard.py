@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -195,19 +196,16 @@ class Guard:
             frame = frame.f_back  # type: ignore[assignment]
         return ""
 
-    def importer(self) -> tuple[str, str]:
-        """(file, code name) of the frame that asked for the import under way.
-
-        The importer is the first frame that is not the import machinery (importlib) or this
-        guard; ("", "") if there is none.
-        """
+    def importer_frame(self) -> Any:
+        """The frame that asked for the import under way: the first that is not the import
+        machinery (importlib) or this guard; ``None`` if there is none."""
         frame = sys._getframe(1)
         while frame is not None:
             name = frame.f_code.co_filename
             if not (name.startswith("<frozen") or name == _HERE_FILE or name.startswith(_IMPORTLIB_DIR)):
-                return name, frame.f_code.co_name
+                return frame
             frame = frame.f_back  # type: ignore[assignment]
-        return "", ""
+        return None
 
     def forbidden_import(self, top: str) -> str | None:
         """Judge an import of ``top``, one of the game's forbidden modules, by who asks for it.
@@ -219,10 +217,11 @@ class Guard:
         lazy import) just finds it missing, so no library is a way round the rule. Anything
         else (the bot's files, code it compiled itself) gets the verdict (returned reason).
         """
-        filename, code_name = self.importer()
+        frame = self.importer_frame()
+        filename = frame.f_code.co_filename if frame is not None else ""
         if filename and not self.is_bot_file(filename) and _inside(filename, (*self.library_roots,
                                                                               *self.package_roots)):
-            if code_name == "<module>":
+            if frame is not None and _initializing_module(frame):
                 return None
             raise ModuleNotFoundError(f"No module named {top!r}", name=top)
         return f"import of {top!r} (the game's import policy forbids it)"
@@ -301,6 +300,12 @@ class Guard:
                     return f"{event}({path!r}) (outside the bot's working directory)"
         return None
 
+    def _mknod(self, args: tuple[Any, ...]) -> str | None:
+        mode = args[1] if len(args) > 1 and isinstance(args[1], int) else 0
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # root's mknod of the disk would read any file
+            return f"making a device node (os.mknod({args[0]!r}, ...))"
+        return self._paths("os.mknod", args, (0,))
+
     def _import(self, args: tuple[Any, ...]) -> str | None:
         top = str(args[0]).partition(".")[0] if args else ""
         if top in self.forbidden_imports:
@@ -373,6 +378,9 @@ class Guard:
         def other(pid: Any) -> bool:
             return pid not in (0, guard.own_pid, os.getpid())
 
+        # os.mkfifo and os.mknod raise no audit event (Python 3.11).
+        refusing("mkfifo", lambda path, mode=0o666, *, dir_fd=None: guard._paths("os.mkfifo", (path, mode, dir_fd), (0,)))
+        refusing("mknod", lambda path, mode=0o600, device=0, *, dir_fd=None: guard._mknod((path, mode, device, dir_fd)))
         refusing("sched_setscheduler", lambda pid, policy, *a, **k: f"changing the scheduler "
                  f"(os.sched_setscheduler({pid}, {policy}, ...))")
         refusing("sched_setparam", lambda pid, *a, **k: f"changing the scheduler (os.sched_setparam({pid}, ...))")
@@ -426,6 +434,19 @@ def _fd_path(fd: int) -> str:
         return os.readlink(f"/proc/self/fd/{int(fd)}")
     except OSError:
         raise OSError(9, "Bad file descriptor (or a dir_fd the sandbox cannot place)") from None
+
+
+def _initializing_module(frame: Any) -> bool:
+    """True if ``frame`` runs the top of a module being imported now (not code compiled by the
+    bot under a library's file name: that has no module of its own in ``sys.modules``)."""
+    if frame.f_code.co_name != "<module>":
+        return False
+    globals_ = frame.f_globals
+    module = sys.modules.get(globals_.get("__name__")) if isinstance(globals_.get("__name__"), str) else None
+    spec = getattr(module, "__spec__", None)
+    return (module is not None and getattr(module, "__dict__", None) is globals_
+            and getattr(module, "__file__", None) == frame.f_code.co_filename
+            and getattr(spec, "_initializing", False) is True)
 
 
 class _ImportPolicy:
