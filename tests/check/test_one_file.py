@@ -60,6 +60,17 @@ def test_a_second_module_reached_through_another_is_named_too(tmp_path: Path) ->
     assert record.players[0].reason.startswith("glue.py: ")  # the first module player.py needs
 
 
+def test_a_guarded_import_of_a_second_module_is_left_to_run_time(tmp_path: Path) -> None:
+    folder = split(tmp_path / "frank", REPO / "reference_players/streky/brute.py")
+    (folder / "player.py").write_bytes(b"try:\n    import helper\nexcept ImportError:\n    pass\n"
+                                       + (REPO / "reference_players/streky/brute.py").read_bytes())
+    sub = read_submission(folder, ("base",))
+    assert [f for f in findings(STREKY, sub) if f.rule == "files"] == []
+    record = play_match(STREKY, [sub, (REPO / "reference_players/streky/brute.py").read_bytes()], seed=1,
+                        limits=LIMITS)
+    assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.OK], record.players[0].reason
+
+
 def test_a_module_beside_player_py_never_reaches_a_streky_bot(tmp_path: Path) -> None:
     # Not imported by name, so no static finding: but the grader only had player.py, and neither
     # does the sandbox. The bot's dynamic import fails, as it did there.

@@ -95,3 +95,39 @@ def test_doctor_says_who_bots_run_as_and_what_plain_mode_does_not_stop() -> None
     assert "bot runs as an unprivileged uid of its own" in run.stdout
     assert "does not stop:" in run.stdout or "would not stop:" in run.stdout
     assert "a bot that disarms the guard can read every file its uid can read" in run.stdout
+
+
+@needs_linux_root
+def test_a_dropped_uid_reads_its_code_writes_its_folder_and_nothing_of_the_harness_s(tmp_path: Path) -> None:
+    """The folders as plain mode shares them, used by a real process of another uid.
+
+    The system's interpreter runs the probe (any an ordinary user can run): the point is the
+    layout of the bot's folders, which the harness made as root with mkdtemp (mode 0700).
+    """
+    system_python = next((p for p in ("/usr/bin/python3", "/usr/local/bin/python3")
+                          if privileges.plain_obstacle([p]) is None), None)
+    if system_python is None:
+        pytest.fail("no interpreter an ordinary user can run here (/usr/bin/python3)")
+    root = Path(tempfile.mkdtemp(prefix="harness-privileges-test-"))
+    try:
+        code, work, other = root / "code", root / "work", root / "store"
+        for folder in (code, work, other):
+            folder.mkdir()
+        (code / "player.py").write_text("print('the bot')\n")
+        (other / "results.sqlite").write_text("the store\n")
+        uid = privileges.pick_uid()
+        privileges.share_with(uid, root, code, work)
+        probe = (f"import os\nprint(open({str(code / 'player.py')!r}).read().strip())\n"
+                 f"open({str(work / 'cache')!r}, 'w').write('x')\n"
+                 f"for path in ({str(other / 'results.sqlite')!r}, {str(code / 'extra')!r}):\n"
+                 f"    try:\n        open(path, 'a')\n        print('wrote', path)\n"
+                 f"    except PermissionError:\n        print('refused')\n"
+                 f"try:\n    os.listdir({str(root)!r})\nexcept PermissionError:\n    print('not listable')\n")
+        run = subprocess.run([system_python, "-I", "-S", "-c", probe], capture_output=True, text=True,
+                             timeout=60, user=uid, group=uid, extra_groups=[], cwd=work)
+        assert run.stdout.splitlines() == ["print('the bot')", "refused", "refused", "not listable"], \
+            run.stdout + run.stderr
+        assert (work / "cache").stat().st_uid == uid
+    finally:
+        shutil.rmtree(root)  # root deletes what the bot's uid wrote
+    assert not root.exists()
