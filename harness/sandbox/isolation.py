@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from harness.sandbox import bubblewrap, cgroup, privileges
 
@@ -116,6 +119,19 @@ def report(mode: str = "auto") -> list[Feature]:
     return features
 
 
+def plain_drop_obstacle(game: Any = None, package_roots: tuple[Path, ...] = ()) -> str | None:
+    """Why a plain-mode bot cannot drop to a uid of its own here (``None``: it can, or needs not).
+
+    It runs the harness's interpreter, the worker's files, ``func_timeout``, its game's bot API
+    and its approved packages: an ordinary user must be able to read them all.
+    """
+    needed = [os.path.realpath(sys.executable), sysconfig.get_paths()["stdlib"],
+              *map(str, bubblewrap.BOT_SIDE_FILES), bubblewrap.func_timeout_dir(), *map(str, package_roots)]
+    if game is not None and game.botapi_dir is not None:
+        needed.append(str(game.botapi_dir))
+    return privileges.plain_obstacle(needed)
+
+
 def _uid_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
     if not privileges.is_root():
         return True, f"the harness itself is not root (uid {os.geteuid() if hasattr(os, 'geteuid') else '?'})"
@@ -123,8 +139,6 @@ def _uid_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
         if bw.drop:
             return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
         return False, "bubblewrap without setpriv: uid nobody in a user namespace, root outside it"
-    from harness.sandbox.process import plain_drop_obstacle
-
     why = plain_drop_obstacle()
     if why is None:
         return True, f"plain process started as uid {privileges.UID_BASE}+n"
@@ -142,8 +156,6 @@ def plain_gaps() -> list[str]:
             "can write, and use the network",
             "no PID namespace: a bot sees the machine's processes in /proc"]
     if privileges.is_root():
-        from harness.sandbox.process import plain_drop_obstacle
-
         why = plain_drop_obstacle()
         if why is not None:
             gaps.append(f"bots run as root ({why}): a disarmed guard leaves root's powers")
@@ -152,5 +164,5 @@ def plain_gaps() -> list[str]:
     return gaps
 
 
-__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_gaps", "report", "use_bwrap",
-           "warn_once"]
+__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_drop_obstacle", "plain_gaps",
+           "report", "use_bwrap", "warn_once"]

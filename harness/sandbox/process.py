@@ -22,7 +22,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import threading
 import time
@@ -33,7 +32,7 @@ from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
 from harness.sandbox import bubblewrap, packages, privileges, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
+from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
@@ -47,15 +46,6 @@ _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
 _SWEPT = False
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
-
-
-def plain_drop_obstacle(game: GameSpec | None = None, packages_: tuple[Path, ...] = ()) -> str | None:
-    """Why a plain-mode bot cannot drop to its own uid here (``None``: it can, or needs not)."""
-    needed = [os.path.realpath(sys.executable), sysconfig.get_paths()["stdlib"], *map(str, BOT_SIDE_FILES),
-              bubblewrap.func_timeout_dir(), *map(str, packages_)]
-    if game is not None and game.botapi_dir is not None:
-        needed.append(str(game.botapi_dir))
-    return privileges.plain_obstacle(needed)
 
 
 def _scrubbed_env(home: Path) -> dict[str, str]:

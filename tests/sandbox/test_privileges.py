@@ -16,9 +16,9 @@ import pytest
 
 from harness.games import get_game
 from harness.sandbox import bubblewrap, privileges
-from harness.sandbox.isolation import plain_gaps, use_bwrap
+from harness.sandbox.isolation import plain_drop_obstacle, plain_gaps, use_bwrap
 from harness.sandbox.limits import Limits
-from harness.sandbox.process import BotProcess, plain_drop_obstacle
+from harness.sandbox.process import BotProcess
 from tests.conftest import REPO
 
 GAME = get_game("priemspel")
