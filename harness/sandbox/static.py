@@ -104,7 +104,7 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
     if not game.several_files:
         found += _second_modules(game, sub)
-    for name, source in sub.python_files():
+    for name, source in submitted(game, sub).python_files():  # what the grader gets
         if game.ascii_only:
             for lineno, line in enumerate(source.split(b"\n"), start=1):
                 col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
