@@ -15,6 +15,7 @@ rest real attacks of other kinds.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from dataclasses import replace
 from typing import Any
@@ -124,6 +125,11 @@ EXTRA: dict[str, Case] = {
 }
 
 
+# Where a bot would leave something for another bot (on the old code, in plain mode, it did).
+DROPS = {"plain_shm_open": "/dev/shm/harness-collude", "plain_shared_memory": "/dev/shm/harness-collude",
+         "plain_dev_shm_write": "/dev/shm/harness-collude", "plain_mkfifo_outside": "/tmp/harness-collude-fifo"}
+
+
 def play(arena: Arena, name: str, mode: str, **changes: Any) -> Any:
     case = EXTRA[name]
     limits = replace(LIMITS, **{**MODES[mode], **case.limits, **changes})
@@ -155,6 +161,7 @@ def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena,
     else:
         assert record.end == "rules"
     arena.assert_intact()
+    assert not os.path.lexists(DROPS.get(name, "/nonexistent")), f"{name} left {DROPS[name]}"
 
 
 def test_the_environment_is_scrubbed(arena: Arena, monkeypatch: pytest.MonkeyPatch, no_leftovers: None) -> None:
