@@ -27,7 +27,7 @@ from harness.record import GameRecord, MoveRecord, Verdict
 from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits
 from harness.sandbox.static import environment, findings
-from harness.submission import Submission
+from harness.submission import MAIN, Submission
 from harness.tournament.schedule import Entrant, Roll, Task, load_entrants, make_tasks
 
 DEFAULT_GAMES = 10
@@ -197,6 +197,9 @@ def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, set
     detail = "; ".join(bad) or f"allowed: {', '.join(allowed)}" + (
         f"; not allowed: {', '.join(sorted(game.forbidden_imports))}" if game.forbidden_imports else "")
     checks.append(StaticCheck("imports allowed", not bad, detail))
+    if not game.several_files:
+        files_bad = [f.reason for f in found if f.rule == "files"]
+        checks.append(StaticCheck(f"one file ({MAIN})", not files_bad, "; ".join(files_bad)))
     with BotProcess(game, source, label=login, seed=bot_seed(seed, 0), limits=limits) as bot:
         loaded = bot.load()
         if not loaded.ok:

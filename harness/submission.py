@@ -6,6 +6,11 @@ the zip. A submission folder ``submissions/<game>/<login>/`` holds ``player.py``
 Every file of a submission is copied into the bot's sandbox, next to ``player.py``, and is
 importable there; the static rules apply to each ``.py`` file.
 
+A submission is only its own regular files: a link in a submission folder (to a file or a
+folder), or the submission itself given as a link, is refused with its name, as a link in a
+zip is, and every file is opened with ``O_NOFOLLOW``, so a link swapped in after the check is
+refused too (``unzip`` keeps links: one in an archive must not copy the grader's files in).
+
 A zip is opened without extracting anything to disk and is refused, with one reason, for path
 traversal, absolute names, links, nested folders, too many files, too many bytes once unpacked
 and a missing ``player.py``. Nothing here runs bot code.
@@ -14,8 +19,11 @@ and a missing ``player.py``. Nothing here runs bot code.
 from __future__ import annotations
 
 import ast
+import errno
 import hashlib
+import io
 import json
+import os
 import re
 import stat
 import zipfile
@@ -102,15 +110,54 @@ def _check_counts(origin: str, files: Mapping[str, bytes]) -> None:
         raise SubmissionError(f"{origin}: too large ({total} bytes of files; at most {MAX_BYTES})")
 
 
+def _refuse_link(path: Path, origin: str = "") -> None:
+    """Raise if ``path`` itself (not what it points to) is a link."""
+    try:
+        link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError as exc:
+        raise SubmissionError(f"{path}: cannot read ({exc.strerror})") from None
+    if link:
+        where = f"{origin}: {path.name!r}" if origin else str(path)
+        raise SubmissionError(f"{where} is a link (a submission is only its own regular files)")
+
+
+def read_regular(path: Path, cap: int = MAX_FILE_BYTES, origin: str = "") -> bytes:
+    """The bytes of ``path``, a regular file that is not a link, at most ``cap`` of them.
+
+    Opened with ``O_NOFOLLOW`` (a link is refused even if it replaced the file after a check)
+    and ``O_NONBLOCK`` (a FIFO must not hang the grader); the size is judged on the open file.
+    """
+    where = f"{origin}: {path.name!r}" if origin else str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise SubmissionError(f"{where} is a link (a submission is only its own regular files)") from None
+        raise SubmissionError(f"{path}: cannot read ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SubmissionError(f"{where} is not a regular file (a submission is only its own regular files)")
+        if info.st_size > cap:
+            raise SubmissionError(f"{path}: too large ({info.st_size} bytes; at most {cap})")
+        try:
+            data = f.read(cap + 1)
+        except OSError as exc:
+            raise SubmissionError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) > cap:
+        raise SubmissionError(f"{path}: too large (more than {cap} bytes)")
+    return data
+
+
 def read_zip(path: Path) -> Submission:
     """A ``player.zip``: its files must sit at the root of the zip (the Quoridor text)."""
     origin = str(path)
+    data = read_regular(path, 4 * MAX_BYTES)
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         raise SubmissionError(f"{origin}: not a valid zip file") from None
-    except OSError as exc:
-        raise SubmissionError(f"{origin}: cannot read ({exc.strerror})") from None
     files: dict[str, bytes] = {}
     skipped: list[str] = []
     with archive:
@@ -173,7 +220,7 @@ def imported_names(source: bytes) -> set[str]:
     """Top-level names of absolute imports in ``source`` (empty if it does not parse)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep to parse: judged at run time
         return set()
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -187,13 +234,19 @@ def imported_names(source: bytes) -> set[str]:
 def read_folder(folder: Path, supplied: Iterable[str] = ()) -> Submission:
     """A submission folder: ``player.py`` and the ``.py`` modules beside it, or ``player.zip``."""
     origin = str(folder)
+    _refuse_link(folder)
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError as exc:
+        raise SubmissionError(f"{folder}: cannot read ({exc.strerror})") from None
+    for entry in entries:  # anything a link could bring in, a file or a whole folder
+        _refuse_link(entry, origin)
     main = folder / MAIN
     if not main.is_file():
         if (folder / ZIP).is_file():
             return read_zip(folder / ZIP)
         raise SubmissionError(missing_player(folder))
-    return _from_files(origin, [p for p in sorted(folder.iterdir()) if p.suffix == ".py" and p.is_file()],
-                       supplied)
+    return _from_files(origin, [p for p in entries if p.suffix == ".py" and not p.is_dir()], supplied)
 
 
 def read_player_file(path: Path, supplied: Iterable[str] = ()) -> Submission:
@@ -201,15 +254,15 @@ def read_player_file(path: Path, supplied: Iterable[str] = ()) -> Submission:
     it imports (directly or through each other). Other files of its folder are left out, so a
     student's scratch files do not count; give the folder to take all of them."""
     seen = {path.stem}
-    todo = [path.read_bytes()]
-    siblings = {p.stem: p for p in path.parent.glob("*.py") if p.is_file() and p != path}
+    todo = [read_regular(path)]
+    siblings = {p.stem: p for p in path.parent.glob("*.py") if p != path and (p.is_file() or p.is_symlink())}
     picked: list[Path] = []
     while todo:
         for name in sorted(imported_names(todo.pop())):
             if name in siblings and name not in seen:
                 seen.add(name)
                 picked.append(siblings[name])
-                todo.append(siblings[name].read_bytes())
+                todo.append(read_regular(siblings[name], origin=str(path.parent)))
     return _from_files(str(path), [path, *picked], supplied, main=path)
 
 
@@ -225,13 +278,7 @@ def _from_files(origin: str, paths: list[Path], supplied: Iterable[str], main: P
         if not NAME.match(name):
             notes.append(f"{p.name}: not taken (not an importable module name)")
             continue
-        try:
-            size = p.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise SubmissionError(f"{p}: too large ({size} bytes; at most {MAX_FILE_BYTES})")
-            files[name] = p.read_bytes()
-        except OSError as exc:
-            raise SubmissionError(f"{p}: cannot read ({exc.strerror})") from None
+        files[name] = read_regular(p, origin=str(p.parent))
     _check_counts(origin, files)
     return Submission(files, origin, tuple(notes))
 
@@ -265,8 +312,9 @@ def read_submission(path: str | Path, supplied: Iterable[str] = ()) -> Submissio
     path = Path(path)
     if path.is_dir():
         return read_folder(path, supplied)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise SubmissionError(f"{path}: no such file or folder")
+    _refuse_link(path)
     if path.suffix.lower() == ".zip":
         return read_zip(path)
     try:

@@ -20,7 +20,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox.static import check_source
+from harness.sandbox.static import check_source, findings
 from harness.submission import MAX_BYTES, MAX_FILES, Submission, SubmissionError, read_submission, read_zip
 from tests.conftest import REPO
 
@@ -73,11 +73,12 @@ def test_numpy_plays_where_the_job_approves_it_and_is_refused_with_the_key_where
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_two_file_bot_plays_with_its_second_module(mode: str, no_leftovers: None) -> None:
+def test_a_two_file_streky_bot_is_refused_naming_its_second_module(mode: str, no_leftovers: None) -> None:
     bot = read_submission(COURSE / "streky_two_files", STREKY.botapi_modules)
     assert bot.names == ["player.py", "utils.py"]
     record = play_match(STREKY, [BRUTE, bot], seed=2, limits=limits(mode))
-    assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.OK], record.players[1].reason
+    assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.FORBIDDEN], record.players[1].reason
+    assert record.players[1].reason.startswith("utils.py: Štreky takes one file, player.py (§1.2 ")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -101,8 +102,9 @@ def test_the_static_rules_apply_to_every_file_and_name_it(tmp_path: Path) -> Non
         (folder / f.name).write_bytes(f.read_bytes())
     lines = (folder / "utils.py").read_bytes().count(b"\n")
     (folder / "utils.py").write_bytes((folder / "utils.py").read_bytes() + "# Štreky\n".encode())
-    reason = check_source(STREKY, read_submission(folder))
-    assert reason is not None and reason.startswith(f"utils.py line {lines + 1} column 3: non-ASCII character")
+    # Štreky takes player.py alone (§1.2): its second module is refused as such, not read for ASCII.
+    assert lines > 0 and [f.rule for f in findings(STREKY, read_submission(folder))] == ["files"]
+    assert check_source(STREKY, read_submission(folder)).startswith("utils.py: Štreky takes one file")
     quoridor = tmp_path / "q"
     quoridor.mkdir()
     for f in (COURSE / "quoridor_zip").iterdir():
@@ -263,7 +265,7 @@ class Player:
 
 
 def test_the_course_s_bots_play_a_job_with_its_approval(tmp_path: Path) -> None:
-    """harness run: a Pillow bot, a numpy bot (approved in the job) and a two-file bot, all ok."""
+    """harness run: a Pillow bot and a numpy bot (approved in the job) ok; a two-file bot refused (§1.2)."""
     import json
     import shutil
     import subprocess
@@ -288,5 +290,9 @@ jobs:
     assert run.returncode == 0, run.stderr
     board = json.loads(subprocess.run([sys.executable, "-m", "harness", "leaderboard", "g", "--format", "json"],
                                       cwd=tmp_path, capture_output=True, text=True, timeout=120).stdout)
-    assert {r["login"]: (r["points"], r["reason"]) for r in board["rows"]} == {
-        "streky_pillow": (5, ""), "streky_numpy": (5, ""), "streky_two_files": (5, "")}
+    rows = {r["login"]: (r["points"], r["reason"]) for r in board["rows"]}
+    assert {k: v for k, v in rows.items() if k != "streky_two_files"} == {"streky_pillow": (5, ""),
+                                                                          "streky_numpy": (5, "")}
+    # Štreky takes player.py alone (§1.2): the two-file bot's second module is refused, by name.
+    assert rows["streky_two_files"][0] == 0
+    assert rows["streky_two_files"][1].startswith("forbidden: utils.py: Štreky takes one file, player.py (§1.2 ")

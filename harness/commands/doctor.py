@@ -53,6 +53,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         mode = "plain processes with resource limits only: no filesystem or network isolation"
     print(f"bots will run in: {mode}")
+    print("plain mode (no bubblewrap) does not stop:" if mode != "bubblewrap" else
+          "without bubblewrap (plain mode) the harness would not stop:")
+    for gap in isolation.plain_gaps():
+        print(f"  - {gap}")
     print(f"live check: {_live_check()}")
     if args.calibrate:
         from harness.config import BACKSTOP

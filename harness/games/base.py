@@ -219,6 +219,10 @@ class GameSpec(Generic[S, M]):
     # Bumped when the same settings and seed start a different game than before (e.g. a new deal
     # generator): a job's stored games of an older version are played again, not reused.
     setup_version: int = 0
+    # False if a submission is ``player.py`` alone (Štreky §1.2): a module of the student's own
+    # that it imports is refused by the static checks, and nothing but player.py reaches the bot.
+    several_files: bool = True
+    one_file_rule: str = ""  # the text's rule, quoted when a second module is refused
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
         """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""

@@ -1,8 +1,10 @@
 """Isolation of a bot's process with bubblewrap (``bwrap``), when it is installed and works.
 
-The bot runs in new PID, network, IPC, UTS, cgroup and mount namespaces, and (where the
-kernel allows unprivileged user namespaces) a new user namespace in which it is ``nobody``
-(uid 65534) with no capabilities and cannot create further namespaces. It sees:
+The bot runs in new PID, network, IPC, UTS, cgroup and mount namespaces. Where the harness
+runs as root, the sandbox is built as root and ``setpriv`` drops the bot to a uid of its own
+(:mod:`harness.sandbox.privileges`): no capabilities, no groups, ``no_new_privs``. Otherwise
+(where the kernel allows unprivileged user namespaces) it gets a new user namespace in which
+it is ``nobody`` (uid 65534) with no capabilities and cannot create further namespaces. It sees:
 
 * a read-only root made of ``/usr`` (and the ``/bin``, ``/lib*`` links), the Python
   interpreter's own prefix (with every ``site-packages`` hidden under an empty read-only
@@ -35,6 +37,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.sandbox import privileges
+
 NOBODY = 65534
 # Mounted inside the sandbox; holds ``func_timeout`` (bound read-only from wherever it is installed).
 LIB_MOUNT = "/run/harness-lib"
@@ -48,6 +52,7 @@ class BwrapSupport:
 
     path: str | None  # the bwrap executable, or None when unusable
     userns: bool = False  # True if the bot gets its own user namespace (uid nobody, no capabilities)
+    drop: str | None = None  # setpriv, when the harness is root and drops each bot to a uid of its own
     version: str = ""
     reason: str = ""  # why not, or what is degraded
 
@@ -83,9 +88,12 @@ def _probe() -> BwrapSupport:
     except (OSError, subprocess.SubprocessError) as exc:
         return BwrapSupport(None, reason=f"bwrap does not run: {exc}")
     errors = []
-    for userns in (True, False):
-        if not userns and os.geteuid() != 0:
-            break  # without a user namespace only root can create the other namespaces
+    # Root builds the sandbox and drops the bot (setpriv); others need a user namespace;
+    # root without setpriv falls back to a namespace, then to no namespace (root, no capabilities).
+    drop = privileges.setpriv() if privileges.is_root() else None
+    attempts: list[tuple[bool, str | None]] = [(False, drop)] if drop else []
+    attempts += [(True, None)] + ([(False, None)] if privileges.is_root() else [])
+    for userns, dropping in attempts:
         with tempfile.TemporaryDirectory(prefix="harness-probe-") as tmp:
             code, work = Path(tmp, "code"), Path(tmp, "work")
             code.mkdir()
@@ -94,7 +102,8 @@ def _probe() -> BwrapSupport:
             # The real layout: the bot-side files bound where they are installed (a
             # site-packages folder after `pip install .`, which the sandbox otherwise hides).
             argv = command(exe, userns=userns, code_dir=code, work_dir=work, botapi_dir=None,
-                           worker_files=BOT_SIDE_FILES, work_bytes=1 << 20)
+                           worker_files=BOT_SIDE_FILES, work_bytes=1 << 20,
+                           drop=(dropping, privileges.pick_uid()) if dropping else None)
             argv += [python_executable(), "-I", "-S", "-B", str(code / "probe.py")]
             try:
                 done = subprocess.run(argv, capture_output=True, text=True, timeout=30, cwd="/",
@@ -103,8 +112,8 @@ def _probe() -> BwrapSupport:
                 errors.append(str(exc))
                 continue
         if done.returncode == 0:
-            note = "" if userns else "no user namespace: the bot runs as root without capabilities"
-            return BwrapSupport(exe, userns=userns, version=version, reason=note)
+            note = "" if userns or dropping else "no user namespace: the bot runs as root without capabilities"
+            return BwrapSupport(exe, userns=userns, version=version, reason=note, drop=dropping)
         errors.append(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}")
     return BwrapSupport(None, version=version, reason="bwrap cannot create the sandbox here: " + "; ".join(errors))
 
@@ -136,18 +145,35 @@ def func_timeout_dir() -> str:
 
 def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | None,
             botapi_dir: Path | None, worker_files: tuple[Path, ...], work_bytes: int,
-            package_dir: Path | None = None, package_roots: tuple[Path, ...] = ()) -> list[str]:
+            package_dir: Path | None = None, package_roots: tuple[Path, ...] = (),
+            drop: tuple[str, int] | None = None) -> list[str]:
     """The ``bwrap`` arguments (up to, not including, the command) for one bot.
 
     ``package_dir`` is the bot's folder of links to the packages it may import and
     ``package_roots`` their targets, bound read-only at their own paths (inside the hidden
-    package folders, which stay empty but for them).
+    package folders, which stay empty but for them). ``drop`` is (setpriv, uid): the command
+    then runs as that uid (the harness is root; bwrap's own folders are made world-searchable
+    so the uid reaches what is bound, and its working folder is a sticky world-writable tmpfs).
     """
     argv = [exe]
     if userns:
         argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
     argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-             "--hostname", "sandbox", "--die-with-parent", "--cap-drop", "ALL"]
+             "--hostname", "sandbox", "--die-with-parent"]
+    if drop is None:
+        argv += ["--cap-drop", "ALL"]  # with a drop, setpriv clears every capability itself
+    made: set[str] = {"/"}
+
+    def reach(dest: str) -> list[str]:
+        # Folders bwrap makes for a bind are root's, mode 0700: a dropped uid could not pass them.
+        if drop is None:
+            return []
+        out = []
+        for folder in reversed(Path(dest).parents):
+            if str(folder) not in made:
+                made.add(str(folder))
+                out += ["--perms", "0755", "--dir", str(folder)]
+        return out
     argv += ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -160,27 +186,31 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
                 os.path.dirname(os.path.dirname(python_executable()))}
     for prefix in sorted(prefixes):
         if not prefix.startswith("/usr/") and prefix != "/usr":
-            argv += ["--ro-bind", prefix, prefix]
+            argv += [*reach(prefix), "--ro-bind", prefix, prefix]
     sites = _site_dirs()
     for site in sites:  # an empty folder over every package folder (made read-only below)
         argv += ["--tmpfs", site]
-    argv += ["--ro-bind", func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
+    argv += [*reach(f"{LIB_MOUNT}/func_timeout"), "--ro-bind", func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
     # The harness itself may be installed in one of those folders (pip install .): its
     # bot-side files are bound at their own paths, into the still writable empty folder.
     for f in (*worker_files, *package_roots):
-        argv += ["--ro-bind", str(f), str(f)]
+        argv += [*reach(str(f)), "--ro-bind", str(f), str(f)]
     if package_dir is not None:
-        argv += ["--ro-bind", str(package_dir), str(package_dir)]
+        argv += [*reach(str(package_dir)), "--ro-bind", str(package_dir), str(package_dir)]
     if botapi_dir is not None:
-        argv += ["--ro-bind", str(botapi_dir), str(botapi_dir)]
+        argv += [*reach(str(botapi_dir)), "--ro-bind", str(botapi_dir), str(botapi_dir)]
     if code_dir is not None:
-        argv += ["--ro-bind", str(code_dir), str(code_dir)]
+        argv += [*reach(str(code_dir)), "--ro-bind", str(code_dir), str(code_dir)]
     for site in sites:
         argv += ["--remount-ro", site]
     argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
     if work_dir is not None:
-        argv += ["--size", str(work_bytes), "--tmpfs", str(work_dir), "--chdir", str(work_dir)]
+        perms = ["--perms", "01777"] if drop is not None else []
+        argv += [*reach(str(work_dir)), *perms, "--size", str(work_bytes), "--tmpfs", str(work_dir),
+                 "--chdir", str(work_dir)]
     argv += ["--remount-ro", "/"]
+    if drop is not None:
+        argv += privileges.setpriv_prefix(*drop)
     return argv
 
 

@@ -18,6 +18,11 @@ thread, for the rest of its life:
 * signalling any process but itself (``os.kill``, ``os.killpg``), raising its own
   resource limits, ``gc.get_objects``-style introspection, and replacing attributes of the
   harness's own classes and functions;
+* paths relative to a directory descriptor (``os.open(..., dir_fd=...)``, ``os.mkdir``,
+  ``os.rename`` ... with ``dir_fd``): judged where they really point, not from the working
+  directory; POSIX shared memory (``_posixshmem``: ``shm_open``); scheduler and priority
+  changes (``sched_setscheduler``, ``sched_setparam``, ``setpriority``/``nice`` upwards,
+  another process's CPU affinity), which root could otherwise use to starve the opponent;
 * more threads than the cap (``threading`` and ``_thread``).
 
 A refused action raises :class:`Forbidden` inside the bot *and* is recorded, so the call ends
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -44,7 +50,7 @@ PROCESS_EVENTS = {
     "subprocess.Popen": "subprocess.Popen", "pty.spawn": "pty.spawn",
 }
 # Modules whose import is refused whatever the game says: they reach around the hook.
-ALWAYS_FORBIDDEN = frozenset({"ctypes", "_ctypes", "_posixsubprocess"})
+ALWAYS_FORBIDDEN = frozenset({"ctypes", "_ctypes", "_posixsubprocess", "_posixshmem"})
 NETWORK_EVENTS = frozenset({"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg",
                             "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr",
                             "socket.gethostbyname_ex", "socket.getnameinfo"})
@@ -58,6 +64,11 @@ WRITE_PATH_EVENTS = {"os.mkdir": (0,), "os.rmdir": (0,), "os.remove": (0,), "os.
                      "os.lchmod": (0,), "os.lchown": (0,), "os.setxattr": (0,), "os.removexattr": (0,),
                      "os.mkfifo": (0,), "os.mknod": (0,)}
 READ_PATH_EVENTS = {"os.listdir": 0, "os.scandir": 0, "os.listxattr": 0, "os.getxattr": 0}
+# Where an event's arguments carry the directory descriptor of each path: event -> {path index:
+# dir_fd index} (-1 there means none). ``open`` carries none: os.open is wrapped instead.
+DIR_FD_ARGS = {"os.mkdir": {0: 2}, "os.rmdir": {0: 1}, "os.remove": {0: 1}, "os.rename": {0: 2, 1: 3},
+               "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
+               "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3}}
 # Where the harness's own code lives in the bot's process: its classes must not be rewritten.
 HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "func_timeout")
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -89,6 +100,7 @@ class Guard:
         self.read_roots: tuple[str, ...] = ()
         self.write_roots: tuple[str, ...] = ()
         self.library_roots: tuple[str, ...] = ()  # the standard library: where module files live
+        self.package_roots: tuple[str, ...] = ()  # the installed packages the bot may import
         self.forbidden_imports: frozenset[str] = frozenset()
         self.max_threads = 1 << 30
         self.violation: str | None = None  # the first refusal not yet reported
@@ -123,15 +135,21 @@ class Guard:
         self._handlers = handlers
         sys.addaudithook(self._hook)
         self._wrap_process_and_threads()
+        self._wrap_os()
 
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
             forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
-            bot_dir: str = "") -> None:
-        """Start judging. ``max_threads`` counts threads besides the worker's main thread."""
+            bot_dir: str = "", package_roots: Iterable[str] = ()) -> None:
+        """Start judging. ``max_threads`` counts threads besides the worker's main thread.
+
+        ``library_roots`` (the standard library) and ``package_roots`` (approved packages) hold
+        the code that may import what it needs (see :meth:`forbidden_import`).
+        """
         self.player_path = player_path
         self.bot_dir = bot_dir or os.path.dirname(player_path)
         self.read_roots = _norm([*read_roots, *write_roots, *DEVICES_READ])
         self.library_roots = _norm(library_roots)
+        self.package_roots = _norm(package_roots)
         self.write_roots = _norm([*write_roots, *DEVICES_WRITE])
         self.forbidden_imports = frozenset(forbidden_imports)
         self.max_threads = max_threads
@@ -178,6 +196,36 @@ class Guard:
             frame = frame.f_back  # type: ignore[assignment]
         return ""
 
+    def importer_frame(self) -> Any:
+        """The frame that asked for the import under way: the first that is not the import
+        machinery (importlib) or this guard; ``None`` if there is none."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not (name.startswith("<frozen") or name == _HERE_FILE or name.startswith(_IMPORTLIB_DIR)):
+                return frame
+            frame = frame.f_back  # type: ignore[assignment]
+        return None
+
+    def forbidden_import(self, top: str) -> str | None:
+        """Judge an import of ``top``, one of the game's forbidden modules, by who asks for it.
+
+        The game's rule is about the bot's own imports. A library the bot may import (the
+        standard library, an approved package) may import what it needs while it is itself
+        imported: ``pathlib`` imports ``stat`` at its top, and a Quoridor bot may use
+        ``pathlib``. A library asking for it later (``pkgutil.resolve_name``, ``pickle``, a
+        lazy import) just finds it missing, so no library is a way round the rule. Anything
+        else (the bot's files, code it compiled itself) gets the verdict (returned reason).
+        """
+        frame = self.importer_frame()
+        filename = frame.f_code.co_filename if frame is not None else ""
+        if filename and not self.is_bot_file(filename) and _inside(filename, (*self.library_roots,
+                                                                              *self.package_roots)):
+            if frame is not None and _initializing_module(frame):
+                return None
+            raise ModuleNotFoundError(f"No module named {top!r}", name=top)
+        return f"import of {top!r} (the game's import policy forbids it)"
+
     def importer_is_bot(self) -> bool:
         """True if the import under way was asked for by the bot's own code, not by a library.
 
@@ -202,12 +250,16 @@ class Guard:
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
     # ---- judges -------------------------------------------------------------------------
-    def _path(self, value: Any) -> str | None:
+    def _path(self, value: Any, dir_fd: Any = None) -> str | None:
+        """The real path ``value`` names (relative to the directory ``dir_fd`` if one is given)."""
         if isinstance(value, int) or value is None:
             return None  # an open descriptor: it was judged when it was opened
         try:
-            return os.path.realpath(os.fsdecode(value))
-        except (TypeError, ValueError):
+            path = os.fsdecode(value)
+            if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(path):
+                path = os.path.join(_fd_path(dir_fd), path)
+            return os.path.realpath(path)
+        except (TypeError, ValueError, OSError):
             return "?"
 
     def _open(self, args: tuple[Any, ...]) -> str | None:
@@ -219,7 +271,8 @@ class Guard:
         writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(flags & WRITE_FLAGS)
         if writing and not _inside(path, self.write_roots):
             return f"writing {path!r} (outside the bot's working directory)"
-        if not writing and not _inside(path, self.read_roots):
+        if not writing and not _inside(path, self.read_roots) and path != _HERE_FILE:
+            # (this file: a refused import's traceback runs through it, and printing reads it)
             return f"reading {path!r} (outside the bot's own files)"
         if self.forbidden_imports and not writing:
             # The source of a forbidden module, whichever way the import was made.
@@ -228,7 +281,7 @@ class Guard:
                     rel = [p for p in os.path.relpath(path, root).split(os.sep) if p != "__pycache__"]
                     top = rel[0].partition(".")[0]
                     if top in self.forbidden_imports:
-                        return f"import of {top!r} (the game's import policy forbids it)"
+                        return self.forbidden_import(top)
         return None
 
     def _read(self, event: str, args: tuple[Any, ...], index: int) -> str | None:
@@ -238,17 +291,25 @@ class Guard:
         return f"{event}({path!r}) (outside the bot's own files)"
 
     def _paths(self, event: str, args: tuple[Any, ...], indexes: tuple[int, ...]) -> str | None:
+        fds = DIR_FD_ARGS.get(event, {})
         for i in indexes:
             if i < len(args):
-                path = self._path(args[i])
+                fd_at = fds.get(i, -1)
+                path = self._path(args[i], args[fd_at] if 0 <= fd_at < len(args) else None)
                 if path is not None and not _inside(path, self.write_roots):
                     return f"{event}({path!r}) (outside the bot's working directory)"
         return None
 
+    def _mknod(self, args: tuple[Any, ...]) -> str | None:
+        mode = args[1] if len(args) > 1 and isinstance(args[1], int) else 0
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):  # root's mknod of the disk would read any file
+            return f"making a device node (os.mknod({args[0]!r}, ...))"
+        return self._paths("os.mknod", args, (0,))
+
     def _import(self, args: tuple[Any, ...]) -> str | None:
         top = str(args[0]).partition(".")[0] if args else ""
         if top in self.forbidden_imports:
-            return f"import of {top!r} (the game's import policy forbids it)"
+            return self.forbidden_import(top)
         if top in ALWAYS_FORBIDDEN:
             self.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None
@@ -274,6 +335,77 @@ class Guard:
         return None
 
     # ---- refusals that are not audit events ---------------------------------------------
+    def _wrap_os(self) -> None:
+        """Wrap what raises no audit event (or one without its ``dir_fd``), in ``os`` and ``posix``.
+
+        The bot gets no way back to the originals: they live only in these closures, and a
+        fresh ``posix`` module (``_imp.create_builtin``) is refused.
+        """
+        guard = self
+        try:
+            import _imp
+            import posix
+        except ImportError:  # pragma: no cover - not POSIX: none of these calls exist
+            return
+
+        wrapped: dict[str, Callable[..., Any]] = {}
+        original_open = posix.open
+
+        def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+            # The audit event of os.open names the path but not dir_fd: the call made is the one
+            # judged, with the path the descriptor stands for.
+            if dir_fd is not None and guard.armed:
+                name = os.fsdecode(path)
+                if not os.path.isabs(name):
+                    path = os.path.join(_fd_path(dir_fd), name)
+                return original_open(path, flags, mode)
+            return original_open(path, flags, mode, dir_fd=dir_fd)
+
+        wrapped["open"] = open_
+
+        def refusing(name: str, judge: Callable[..., str | None]) -> None:
+            original = getattr(posix, name, None)
+            if original is None:
+                return
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                if guard.armed:
+                    what = judge(*args, **kwargs)
+                    if what is not None:
+                        guard.refuse(what)
+                return original(*args, **kwargs)
+
+            call.__name__ = call.__qualname__ = name
+            wrapped[name] = call
+
+        def other(pid: Any) -> bool:
+            return pid not in (0, guard.own_pid, os.getpid())
+
+        # os.mkfifo and os.mknod raise no audit event (Python 3.11).
+        refusing("mkfifo", lambda path, mode=0o666, *, dir_fd=None: guard._paths("os.mkfifo", (path, mode, dir_fd), (0,)))
+        refusing("mknod", lambda path, mode=0o600, device=0, *, dir_fd=None: guard._mknod((path, mode, device, dir_fd)))
+        refusing("sched_setscheduler", lambda pid, policy, *a, **k: f"changing the scheduler "
+                 f"(os.sched_setscheduler({pid}, {policy}, ...))")
+        refusing("sched_setparam", lambda pid, *a, **k: f"changing the scheduler (os.sched_setparam({pid}, ...))")
+        refusing("setpriority", lambda which, who, prio, *a, **k: f"changing a priority (os.setpriority({which}, "
+                 f"{who}, {prio}))" if prio < 0 or which != os.PRIO_PROCESS or other(who) else None)
+        refusing("nice", lambda inc, *a, **k: f"raising its priority (os.nice({inc}))" if inc < 0 else None)
+        refusing("sched_setaffinity", lambda pid, mask, *a, **k: f"changing another process's CPUs "
+                 f"(os.sched_setaffinity({pid}, ...))" if other(pid) else None)
+        for module in (os, posix):
+            for name, function in wrapped.items():
+                setattr(module, name, function)
+
+        create_builtin = _imp.create_builtin
+
+        def create(spec: Any) -> Any:
+            name = getattr(spec, "name", "")
+            if guard.armed and name in ("posix", "os", *ALWAYS_FORBIDDEN):
+                guard.refuse(f"a fresh copy of the built-in module {name!r}")
+            return create_builtin(spec)
+
+        _imp.create_builtin = create
+
     def _wrap_process_and_threads(self) -> None:
         guard = self
         try:
@@ -299,6 +431,27 @@ class Guard:
         threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
 
 
+def _fd_path(fd: int) -> str:
+    """The path of the open directory ``fd`` (Linux: from /proc; elsewhere ``dir_fd`` is refused)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{int(fd)}")
+    except OSError:
+        raise OSError(9, "Bad file descriptor (or a dir_fd the sandbox cannot place)") from None
+
+
+def _initializing_module(frame: Any) -> bool:
+    """True if ``frame`` runs the top of a module being imported now (not code compiled by the
+    bot under a library's file name: that has no module of its own in ``sys.modules``)."""
+    if frame.f_code.co_name != "<module>":
+        return False
+    globals_ = frame.f_globals
+    module = sys.modules.get(globals_.get("__name__")) if isinstance(globals_.get("__name__"), str) else None
+    spec = getattr(module, "__spec__", None)
+    return (module is not None and getattr(module, "__dict__", None) is globals_
+            and getattr(module, "__file__", None) == frame.f_code.co_filename
+            and getattr(spec, "_initializing", False) is True)
+
+
 class _ImportPolicy:
     """A meta path finder, first in line, that refuses the game's forbidden modules."""
 
@@ -308,7 +461,9 @@ class _ImportPolicy:
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
         top = name.partition(".")[0]
         if top in self.guard.forbidden_imports:
-            self.guard.refuse(self.guard._import((name,)) or f"import of {top!r}")
+            reason = self.guard.forbidden_import(top)
+            if reason is not None:
+                self.guard.refuse(reason)
         if top in ALWAYS_FORBIDDEN:
             self.guard.refuse_import(top, f"import of {top!r} (it could get around the sandbox)")
         return None  # not ours to find: the usual finders do

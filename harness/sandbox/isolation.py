@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from harness.sandbox import bubblewrap, cgroup
+from harness.sandbox import bubblewrap, cgroup, privileges
 
 WARNED_ENV = "HARNESS_SANDBOX_WARNED"  # inherited by worker processes of a pool: one line per run
 MODES = ("auto", "bwrap", "plain")
@@ -80,12 +83,14 @@ def report(mode: str = "auto") -> list[Feature]:
                 if bw.available else bw.reason),
         Feature("user namespace (bot runs as nobody, no capabilities)", bw.available and bw.userns,
                 "bwrap --unshare-user --uid 65534 --disable-userns" if bw.userns
-                else ("bwrap runs as root without --unshare-user; capabilities dropped" if bw.available
+                else ("not needed: the harness is root and drops each bot to a uid of its own (below)" if bw.drop
+                      else "bwrap runs as root without --unshare-user; capabilities dropped" if bw.available
                       else "needs bubblewrap")),
         Feature("filesystem: read-only system, only the bot's own files", bw.available,
                 "bwrap mount namespace" if bw.available else "audit-hook policy only (best effort)"),
         Feature("network: none (own loopback only)", bw.available,
                 "bwrap --unshare-net" if bw.available else "audit-hook policy only (best effort)"),
+        Feature("bot runs as an unprivileged uid of its own", _uid_feature(bw)[0], _uid_feature(bw)[1]),
         Feature("PID and IPC namespaces", bw.available,
                 "bwrap --unshare-pid --unshare-ipc" if bw.available else "needs bubblewrap"),
         Feature("process/thread cap (pids cgroup)", "pids" in cg.controllers,
@@ -114,4 +119,50 @@ def report(mode: str = "auto") -> list[Feature]:
     return features
 
 
-__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "report", "use_bwrap", "warn_once"]
+def plain_drop_obstacle(game: Any = None, package_roots: tuple[Path, ...] = ()) -> str | None:
+    """Why a plain-mode bot cannot drop to a uid of its own here (``None``: it can, or needs not).
+
+    It runs the harness's interpreter, the worker's files, ``func_timeout``, its game's bot API
+    and its approved packages: an ordinary user must be able to read them all.
+    """
+    needed = [os.path.realpath(sys.executable), sysconfig.get_paths()["stdlib"],
+              *map(str, bubblewrap.BOT_SIDE_FILES), bubblewrap.func_timeout_dir(), *map(str, package_roots)]
+    if game is not None and game.botapi_dir is not None:
+        needed.append(str(game.botapi_dir))
+    return privileges.plain_obstacle(needed)
+
+
+def _uid_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
+    if not privileges.is_root():
+        return True, f"the harness itself is not root (uid {os.geteuid() if hasattr(os, 'geteuid') else '?'})"
+    if bw.available:
+        if bw.drop:
+            return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
+        return False, "bubblewrap without setpriv: uid nobody in a user namespace, root outside it"
+    why = plain_drop_obstacle()
+    if why is None:
+        return True, f"plain process started as uid {privileges.UID_BASE}+n"
+    return False, f"plain mode: bots run as root, because {why}"
+
+
+def plain_gaps() -> list[str]:
+    """What plain mode (no bubblewrap) does not stop: said plainly by ``harness doctor``.
+
+    The guard shares the bot's process, so a bot determined enough to disarm it (its objects
+    are reachable from Python) is stopped only by the kernel: its uid, rlimits and cgroups.
+    """
+    gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)",
+            "a bot that disarms the guard can read every file its uid can read, write where its uid "
+            "can write, and use the network",
+            "no PID namespace: a bot sees the machine's processes in /proc"]
+    if privileges.is_root():
+        why = plain_drop_obstacle()
+        if why is not None:
+            gaps.append(f"bots run as root ({why}): a disarmed guard leaves root's powers")
+    if "pids" not in cgroup.support().controllers:
+        gaps.append("no pids cgroup: a process a disarmed bot starts in a new session can outlive its game")
+    return gaps
+
+
+__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_drop_obstacle", "plain_gaps",
+           "report", "use_bwrap", "warn_once"]

@@ -30,10 +30,11 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec, WireObject
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, packages, procfs, stale, wire
+from harness.sandbox import bubblewrap, packages, privileges, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.isolation import IsolationUnavailable, use_bwrap
+from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
 from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
 from harness.submission import MAIN, Submission
@@ -59,7 +60,7 @@ class BotProcess:
     def __init__(self, game: GameSpec, source: bytes | Submission, *, label: str = "bot", seed: int = 0,
                  limits: Limits | None = None) -> None:
         self.game = game
-        self.submission = Submission.of(source)
+        self.submission = submitted(game, Submission.of(source))  # Štreky: player.py alone
         self.label = label
         self.seed = seed
         self.limits = limits or Limits().with_game(game)
@@ -72,6 +73,7 @@ class BotProcess:
         self.stderr = CapturedOutput()
         self.dead: CallResult | None = None  # set once the process is gone or was killed
         self.bwrap = False  # True once running under bubblewrap
+        self.uid: int | None = None  # the uid the bot was dropped to (the harness is root), if any
         self.meter: CpuMeter = CpuMeter()
         self._buf = bytearray()
         self._req_w: int | None = None  # our ends of the request and reply pipes
@@ -111,21 +113,29 @@ class BotProcess:
         self.bwrap = use_bwrap(self.limits.isolation)
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
+        as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid, where it can run
         if self.bwrap:
-            prefix = bubblewrap.command(bubblewrap.support().path or "bwrap", userns=bubblewrap.support().userns,
+            support = bubblewrap.support()
+            self.uid = privileges.pick_uid() if support.drop else None
+            prefix = bubblewrap.command(support.path or "bwrap", userns=support.userns,
                                         code_dir=code, work_dir=work, botapi_dir=self.game.botapi_dir,
                                         worker_files=BOT_SIDE_FILES, work_bytes=self.limits.work_bytes,
                                         package_dir=self.root / "packages" if wanted else None,
-                                        package_roots=tuple(self.package_roots))
+                                        package_roots=tuple(self.package_roots),
+                                        drop=(support.drop, self.uid) if support.drop and self.uid else None)
             argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(WORKER),
                     str(req_r), str(rep_w), bubblewrap.LIB_MOUNT]
         else:
             argv = [sys.executable, "-I", "-S", "-B", str(WORKER), str(req_r), str(rep_w), os.path.dirname(bubblewrap.func_timeout_dir())]
+            if privileges.is_root() and plain_drop_obstacle(self.game, tuple(self.package_roots)) is None:
+                self.uid = privileges.pick_uid()
+                privileges.share_with(self.uid, self.root, code, work)
+                as_user = {"user": self.uid, "group": self.uid, "extra_groups": []}
         try:
             self.proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=work, env=_scrubbed_env(work), pass_fds=(req_r, rep_w),
-                start_new_session=True, close_fds=True)
+                start_new_session=True, close_fds=True, **as_user)
         finally:
             os.close(req_r)
             os.close(rep_w)

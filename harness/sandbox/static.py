@@ -6,6 +6,10 @@ bot may import is its *environment*: the standard library, its game's bot API (`
 course's grader) and the packages its job approves (``bot_packages``). A game's forbidden
 imports (Quoridor: numpy, scipy, ...) are refused whatever else allows them.
 
+A game that takes one file (Štreky: :attr:`GameSpec.several_files` is false) refuses every
+module of the student's own that ``player.py`` imports, directly or through another, naming
+the file and the rule: the course's grader had player.py alone, and that import failed there.
+
 An import inside ``try: ... except ImportError:`` (or a broader handler) is left to run time:
 the bot expects it may fail, and in the sandbox it fails exactly as on a machine without the
 package. So is an import of a module installed nowhere (a typo): it fails as it did on the
@@ -23,7 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from harness.games.base import GameSpec
-from harness.submission import Submission
+from harness.submission import MAIN, Submission
 
 GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 PACKAGES_KEY = "bot_packages"
@@ -31,7 +35,7 @@ PACKAGES_KEY = "bot_packages"
 
 @dataclass(frozen=True)
 class Finding:
-    """One broken static rule: which (``ascii``, ``forbidden``, ``unapproved``) and where."""
+    """One broken static rule: which (``files``, ``ascii``, ``forbidden``, ``unapproved``) and where."""
 
     rule: str
     reason: str
@@ -42,36 +46,53 @@ def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(game.packages) | frozenset(packages)
 
 
+def _guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
+    """True if one of ``handlers`` catches a failed import (bare, ImportError or broader)."""
+    for h in handlers:
+        if h.type is None:
+            return True
+        names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
+            return True
+    return False
+
+
 def _imports(tree: ast.AST) -> Iterator[tuple[ast.stmt, str, bool]]:
-    """(node, top-level module, guarded by an ImportError handler) for every absolute import."""
+    """(node, top-level module, guarded by an ImportError handler) for every absolute import.
 
-    def guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
-        for h in handlers:
-            if h.type is None:
-                return True
-            names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-            if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
-                return True
-        return False
-
-    def walk(node: ast.AST, guarded: bool) -> Iterator[tuple[ast.stmt, str, bool]]:
+    The walk keeps its own stack, never Python's: a legal bot may hold one expression
+    thousands of nodes deep (a long sum, a table written out by hand). Nodes come out in
+    source order.
+    """
+    tries = (ast.Try, getattr(ast, "TryStar", ast.Try))
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    while stack:
+        node, guarded = stack.pop()
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield node, alias.name.partition(".")[0], guarded
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             yield node, node.module.partition(".")[0], guarded
-        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
-            inner = guarded or guarded_by(node.handlers)
-            for child in node.body:
-                yield from walk(child, inner)
-            for part in (node.handlers, node.orelse, node.finalbody):
-                for child in part:
-                    yield from walk(child, guarded)
-            return
-        for child in ast.iter_child_nodes(node):
-            yield from walk(child, guarded)
+        if isinstance(node, tries):
+            inner = guarded or _guarded_by(node.handlers)
+            children = [(c, inner) for c in node.body]
+            children += [(c, guarded) for part in (node.handlers, node.orelse, node.finalbody) for c in part]
+        else:
+            children = [(c, guarded) for c in ast.iter_child_nodes(node)]
+        stack.extend(reversed(children))
 
-    yield from walk(tree, False)
+
+def parse(source: bytes) -> ast.AST | None:
+    """The module's syntax tree, or ``None`` when it has none to judge here.
+
+    A syntax error is the bot's exception at run time, with its line. A file too deep for
+    the parser (``RecursionError``) or too big for memory is left to run time too: importing
+    it in the sandbox says what happens, as it would on the course's grader.
+    """
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[str] = ()) -> list[Finding]:
@@ -81,7 +102,9 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     approved = environment(game, packages)
     own = {n[:-3] for n in sub.files if n.endswith(".py")}
     allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
-    for name, source in sub.python_files():
+    if not game.several_files:
+        found += _second_modules(game, sub)
+    for name, source in submitted(game, sub).python_files():  # what the grader gets
         if game.ascii_only:
             for lineno, line in enumerate(source.split(b"\n"), start=1):
                 col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
@@ -89,9 +112,8 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
                     found.append(Finding("ascii", f"{name} line {lineno} column {col}: non-ASCII character "
                                                   f"(the game requires ASCII-only source, comments included)"))
                     break
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):
+        tree = parse(source)
+        if tree is None:
             continue
         for node, top, guarded in _imports(tree):
             if top in game.forbidden_imports:
@@ -103,6 +125,34 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
                                                    f"this job (an instructor approves it with `{PACKAGES_KEY}: "
                                                    f"[{top}]` in the job)"))
     return found
+
+
+def _second_modules(game: GameSpec, sub: Submission) -> list[Finding]:
+    """The student's own modules that player.py needs, in a game that takes player.py alone."""
+    # A module named like one of the standard library's is that one on the grader, which had
+    # player.py alone (e.g. reference_players/streky/brute.py's `import random`, beside random.py).
+    own = {n[:-3]: n for n in sub.files if n.endswith(".py") and n != MAIN and n[:-3] not in sys.stdlib_module_names}
+    needed: list[str] = []
+    todo = [MAIN]
+    while todo:
+        name = todo.pop()
+        tree = parse(sub.files[name])
+        for _, top, guarded in _imports(tree) if tree is not None else ():
+            # A guarded import has its way out: on the grader it failed and the bot went on.
+            if top in own and own[top] not in needed and not guarded:
+                needed.append(own[top])
+                todo.append(own[top])
+    rule = f" ({game.one_file_rule})" if game.one_file_rule else ""
+    return [Finding("files", f"{n}: {game.title} takes one file, {MAIN}{rule}; {MAIN} needs {n}, a second "
+                             f"module of the submission's own, which the grader does not get")
+            for n in needed]
+
+
+def submitted(game: GameSpec, submission: Submission) -> Submission:
+    """What of ``submission`` reaches the bot's sandbox: player.py alone in a one-file game."""
+    if game.several_files or len(submission.files) == 1:
+        return submission
+    return Submission({MAIN: submission.main}, submission.origin, submission.notes)
 
 
 @functools.cache
@@ -124,4 +174,4 @@ def check_source(game: GameSpec, submission: bytes | Submission, packages: Itera
     return found[0].reason if found else None
 
 
-__all__ = ["Finding", "PACKAGES_KEY", "check_source", "environment", "findings"]
+__all__ = ["Finding", "PACKAGES_KEY", "check_source", "environment", "findings", "parse", "submitted"]

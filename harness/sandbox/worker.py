@@ -222,7 +222,7 @@ class Worker:
                        read_roots=[*request["sys_path"], *self.stdlib, *libraries, request["work"]],
                        write_roots=[request["work"]], forbidden_imports=request["forbidden"],
                        max_threads=int(request.get("max_threads", 1 << 30)), library_roots=self.stdlib,
-                       bot_dir=self.code_dir)
+                       bot_dir=self.code_dir, package_roots=libraries)
         class_name = request["class"]
 
         def job() -> Reply:

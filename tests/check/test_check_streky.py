@@ -72,8 +72,9 @@ def test_check_takes_a_folder_and_a_zip(tmp_path: Path) -> None:
 
     two = REPO / "tests/bots/course/streky_two_files"
     run = check("streky", str(two), "--games", "2", cwd=tmp_path)
-    assert run.returncode == 0, run.stdout
     assert "Files: player.py, utils.py" in run.stdout
+    # Štreky takes player.py alone (§1.2): the folder is read, and its second module refused.
+    assert run.returncode == 1 and run.stdout.splitlines()[-1].startswith("FAIL: one file (player.py): utils.py")
     folder = REPO / "tests/bots/course/quoridor_zip"
     with zipfile.ZipFile(tmp_path / "player.zip", "w") as z:
         for f in folder.glob("*.py"):

@@ -1,0 +1,26 @@
+"""An object whose __del__ forks, dropped during its next call."""
+import os
+
+
+class Trap:
+    def __del__(self):
+        os.fork()
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        self.trap = None
+        self.trap = Trap()
+        return step(spel)

@@ -1,0 +1,21 @@
+"""Lowers the harness's own limits (resource.prlimit on its parent)."""
+import os
+import resource
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (3, 3))
+        return step(spel)

