@@ -23,7 +23,7 @@ import yaml
 
 from harness import __version__
 from harness.games import UnknownGame
-from harness.games.base import GameSpec, SettingsError
+from harness.games.base import GameSpec, SettingsError, is_bare_name
 from harness.submission import Submission, SubmissionError, read_submission
 
 
@@ -63,6 +63,11 @@ def parse_sets(items: Sequence[str]) -> dict[str, Any]:
 def read_bot(path_text: str, game: GameSpec | None = None) -> tuple[str, Submission]:
     """A bot's login and submission (a ``.py`` file, a folder or a ``.zip``); a usage error if unusable."""
     path = Path(path_text)
+    if not path.exists() and game is not None and is_bare_name(path_text):
+        try:  # a bare name that is no path names the game's shipped reference player
+            path = game.reference_player(path_text)
+        except LookupError as exc:
+            raise UsageError(str(exc)) from None
     if not path.exists():
         raise UsageError(f"{path_text}: cannot read the bot (no such file or folder)")
     try:

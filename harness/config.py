@@ -17,8 +17,8 @@ A job::
         format: gauntlet          # gauntlet | round_robin | adaptive | shuffled | sembasic
         submissions: submissions/streky     # a folder of <login>/ folders, or a list of globs
         roster: students.csv      # optional: every login of the course (a row for each)
-        reference: [reference_players/streky/strong.py]   # reference bots taking part
-        opponent: reference_players/streky/brute.py       # gauntlet only
+        reference: [strong]       # reference bots taking part (a bare name: the game's own)
+        opponent: brute           # gauntlet only
         settings: [{rows: 19, cols: 23}]  # one or more raw game settings (a mapping or a list)
         games: 10                 # seeds per pairing and settings (gauntlet: per submission)
         seed: 1                   # first seed
@@ -51,7 +51,7 @@ from typing import Any
 import yaml
 
 from harness.games import UnknownGame, game_names, get_game
-from harness.games.base import GameSpec, SettingsError
+from harness.games.base import GameSpec, SettingsError, is_bare_name
 from harness.sandbox.limits import Limits
 from harness.sandbox.packages import PackageError, approve
 from harness.submission import MAIN, ZIP
@@ -219,10 +219,15 @@ class _Reader:
             raise self.fail(key, f"must be one of {', '.join(choices)}, got {value!r}")
         return str(value)
 
-    def file(self, key: str, text: Any) -> Path:
+    def file(self, key: str, text: Any, game: GameSpec | None = None) -> Path:
         if not isinstance(text, str):
             raise self.fail(key, f"must be a path, got {text!r}")
         path = locate(self.path.parent, text)
+        if not path.exists() and game is not None and is_bare_name(text):
+            try:  # a bare name that is no path names the game's shipped reference player
+                return game.reference_player(text)
+            except LookupError as exc:
+                raise self.fail(key, str(exc)) from None
         if not path.exists():
             raise self.fail(key, f"no such file: {text}")
         return path
@@ -317,10 +322,10 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
     reference_raw = r.get("reference", [])
     if not isinstance(reference_raw, list):
         raise r.fail("reference", "must be a list of bot files")
-    reference = tuple(r.file(f"reference[{i}]", p) for i, p in enumerate(reference_raw))
+    reference = tuple(r.file(f"reference[{i}]", p, game) for i, p in enumerate(reference_raw))
     opponent = None
     if fmt == "gauntlet":
-        opponent = r.file("opponent", r.get("opponent"))
+        opponent = r.file("opponent", r.get("opponent"), game)
     elif "opponent" in body:
         raise r.fail("opponent", "only a gauntlet has an opponent")
     if fmt == "sembasic" and game.name not in ("quoridor",):

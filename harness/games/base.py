@@ -246,6 +246,28 @@ class GameSpec(Generic[S, M]):
 
         return Path(reference_players.__file__).resolve().parent / self.name
 
+    @property
+    def reference_players(self) -> dict[str, Path]:
+        """The shipped reference players by name (``brute`` -> ``.../streky/brute.py``), sorted."""
+        folder = self.reference_dir
+        if not folder.is_dir():
+            return {}
+        return {p.stem: p for p in sorted(folder.glob("*.py")) if not p.name.startswith("_")}
+
+    def reference_player(self, name: str) -> Path:
+        """The shipped reference player ``name``; ``LookupError`` with a line naming the choices."""
+        known = self.reference_players
+        if name not in known:
+            choices = ", ".join(known) or "none"
+            raise LookupError(f"{name}: not a file, a folder, or a reference player of {self.name} "
+                              f"(its reference players: {choices})")
+        return known[name]
+
+
+def is_bare_name(text: str) -> bool:
+    """True for a word like ``brute`` or ``random_legal``: no folder, no suffix, so not meant as a path."""
+    return bool(text) and Path(text).name == text and "." not in text and text not in ("..",)
+
 
 def competition_places(values: Sequence[float]) -> tuple[int, ...]:
     """Places "1224" for ``values`` (higher is better): equal values share the best place."""
