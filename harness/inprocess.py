@@ -23,7 +23,7 @@ from typing import Any
 
 from harness.games.base import BadAnswer, Call, GameSpec, PlayedMove, WireObject, import_bot, places_of
 from harness.record import Verdict
-from harness.sandbox import wire
+from harness.sandbox import construct, wire
 
 
 def load_class(game: GameSpec, path: str | Path) -> type:
@@ -59,6 +59,11 @@ class LocalBot:
         raw = wire.encode_value(list(call.args), object_fields=_describe)
         args = tuple(wire.decode_value(raw, self._build))
         if call.method == "__init__":
+            if call.optional:  # as the worker does: the longest form the class takes
+                arity = construct.choose_arity(self.cls, len(args), call.optional)
+                if arity is None:
+                    raise TypeError(construct.mismatch(self.cls, self.cls.__name__, call.params, call.optional))
+                args = args[:arity]
             self.instance = self.cls(*args)
             return None
         if call.method == "setattr":

@@ -67,6 +67,11 @@ class Call:
     method: str
     args: tuple[Any, ...] = ()
     limit: str = "move"
+    # A constructor of several accepted shapes: the arguments' names (for the reason a class that
+    # fits no shape gets) and how many trailing ``args`` a class may leave out. E.g. Človeče's
+    # ("color", "board") with 1: ``Player(color, board)``, else ``Player(color)``.
+    params: tuple[str, ...] = ()
+    optional: int = 0
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ NOBODY = 65534
 # Mounted inside the sandbox; holds ``func_timeout`` (bound read-only from wherever it is installed).
 LIB_MOUNT = "/run/harness-lib"
 # The harness's files a bot's process runs: the worker and the modules it imports.
-BOT_SIDE_FILES = tuple(Path(__file__).with_name(n) for n in ("worker.py", "wire.py", "guard.py"))
+BOT_SIDE_FILES = tuple(Path(__file__).with_name(n) for n in ("worker.py", "wire.py", "guard.py", "construct.py"))
 
 
 @dataclass(frozen=True)

@@ -222,6 +222,8 @@ class BotProcess:
         limit = self.limits.for_call(call.limit)
         what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
         request = {"op": "call", "method": call.method, "args": list(call.args), "limit": limit}
+        if call.optional:
+            request.update(params=list(call.params), optional=call.optional)
         return self._roundtrip(request, limit, what)
 
     def close(self) -> None:

@@ -14,6 +14,8 @@ object with a ``seq`` number that its reply echoes:
   public methods.
 * ``{"op": "call", "method", "args", "limit", "policy", "backstop"}``: construct
   (``__init__``), set an attribute (``setattr``) or call a method; reply with the encoded answer.
+  A constructor call may add ``"params"`` (the arguments' names) and ``"optional"`` (how many
+  trailing arguments the class may leave out; see :mod:`construct`).
 * ``{"op": "quit"}``: exit.
 
 Every piece of bot code runs on one thread (the bot thread), and so does everything that can
@@ -57,6 +59,7 @@ def _load(filename: str, name: str, folder: str = _HERE) -> ModuleType:
 
 wire = _load("wire.py", "_harness_wire")
 guard_module = _load("guard.py", "_harness_guard")
+construct = _load("construct.py", "_harness_construct")
 
 MAX_ANSWER_BYTES = 1 << 20
 REASON_CHARS = 2000
@@ -270,9 +273,18 @@ class Worker:
             what = f"{_plain(self.cls.__name__)}(...)"
             cls = self.cls
 
+            params, optional = request.get("params") or [], int(request.get("optional", 0))
+
             def init_job() -> Reply:
                 try:
-                    self.instance = cls(*args)
+                    given = args
+                    if optional:  # the game accepts shorter forms: pass what the class takes
+                        arity = construct.choose_arity(cls, len(args), optional)
+                        if arity is None:
+                            return {"ok": False, "verdict": "exception",
+                                    "reason": _plain(construct.mismatch(cls, _plain(cls.__name__), params, optional))}
+                        given = args[:arity]
+                    self.instance = cls(*given)
                 except BaseException as exc:  # noqa: BLE001
                     return self.describe(exc, what)
                 try:

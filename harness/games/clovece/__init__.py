@@ -1,7 +1,7 @@
 """Človeče nehnevaj sa (seed 000): Ludo for four players with dice.
 
 Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :mod:`.adapter`
-(the seed's ``Player(color)`` / ``get_move(roll)`` interface with a read-only board view),
+(the seed's ``Player(color, board)`` / ``get_move(roll)`` interface with a read-only board view),
 :mod:`.render` (SVG and text), ``botapi/clovece.py`` (the module students import:
 ``from clovece import BasePlayer``). The rule readings are in ``docs/rules.md (Človeče)``.
 """

@@ -1,8 +1,12 @@
 """Človeče's bot interface, modelled on the seed's ``Player.get_move(roll)``.
 
-Setup: ``Player(color)`` with the seat's colour string (``"black"``, ``"yellow"``, ``"green"``,
-``"red"``). Each decision: ``setattr("board", Board)`` (a fresh read-only view of all sixteen
-pieces; not timed) then ``get_move(roll)``, one call per roll that has a valid move.
+Setup: ``Player(color, board)`` as the seed builds it ("referencia sa nastaví v konštruktore"):
+the seat's colour string (``"black"``, ``"yellow"``, ``"green"``, ``"red"``) and the board view
+of the start position. A class whose constructor takes only the colour is built as
+``Player(color)``; one that takes neither form gets a verdict naming both (see
+:mod:`harness.sandbox.construct`). Each decision: ``setattr("board", Board)`` (a fresh read-only
+view of all sixteen pieces, so the board stays current; not timed) then ``get_move(roll)``, one
+call per roll that has a valid move.
 
 The answer is the seed's form, a list with one tuple ``[(piece, target)]``: ``piece`` one of the
 view's ``Piece`` objects (it comes back as its ``color`` and ``index``) and ``target`` an int,
@@ -20,6 +24,7 @@ from harness.games.base import BadAnswer, Call, PlayedMove, WireObject
 from harness.games.clovece.rules import COLORS, PIECES, Move, State
 
 FORM = "a list with one tuple [(piece, target)]"
+CONSTRUCTOR = ("color", "board")  # the seed's Player(color, board); Player(color) is accepted too
 
 
 def piece_view(seat: int, index: int, position: int | None) -> WireObject:
@@ -59,7 +64,7 @@ class CloveceAdapter:
     """Setup and turn calls of the seed's interface; decoding of ``get_move()``'s answer."""
 
     def setup_calls(self, state: State, seat: int, login: str, tournament: bool) -> list[Call]:
-        return [Call("__init__", (COLORS[seat],), "init")]
+        return [Call("__init__", (COLORS[seat], board_view(state)), "init", CONSTRUCTOR, optional=1)]
 
     def turn_calls(self, state: State, seat: int, history: Sequence[PlayedMove[Move]]) -> list[Call]:
         return [Call("setattr", ("board", board_view(state)), "move"),

@@ -96,7 +96,8 @@ def test_a_stale_piece_is_identified_by_colour_and_index() -> None:
 
 def test_calls() -> None:
     state = position("yellow", [6, 2], yellow=[5, None, None, None])
-    assert ADAPTER.setup_calls(state, 1, "login", False) == [Call("__init__", ("yellow",), "init")]
+    assert ADAPTER.setup_calls(state, 1, "login", False) == [
+        Call("__init__", ("yellow", board_view(state)), "init", ("color", "board"), 1)]
     board, get_move = ADAPTER.turn_calls(state, 1, [])
     assert board.method == "setattr" and board.args[0] == "board" and board.args[1] == board_view(state)
     assert get_move == Call("get_move", (6,), "move")

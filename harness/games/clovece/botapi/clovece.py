@@ -1,8 +1,11 @@
 """The Clovece nehnevaj sa bot API: ``from clovece import BasePlayer``.
 
 Write ``class Player(BasePlayer)`` with one method, ``get_move(self, roll)``. The harness
-creates your player as ``Player(color)`` (``"black"``, ``"yellow"``, ``"green"`` or ``"red"``)
-and, before each decision, sets ``self.board`` to a fresh read-only view of the whole board,
+creates your player as the assignment does, ``Player(color, board)`` (``"black"``, ``"yellow"``,
+``"green"`` or ``"red"``, and the board view: "referencia sa nastavi v konstruktore"); a
+constructor that takes only the colour, ``__init__(self, color)``, is called as
+``Player(color)``. Before each decision the harness sets ``self.board`` to a fresh read-only
+view of the whole board,
 then calls ``get_move(roll)`` once for each roll that has a valid move (a roll without one is
 skipped by the harness, as is the whole turn of a player who is done).
 
@@ -167,8 +170,9 @@ class Board:
 class BasePlayer:
     """The seed's ``Player`` with its helper methods; subclass it and write ``get_move``.
 
-    ``color`` is your colour; ``board`` the current board view (set by the harness before every
-    ``get_move``); ``pieces`` your four pieces on that board, in piece order.
+    ``color`` is your colour; ``board`` the current board view (given to the constructor, as
+    in the assignment, and set again by the harness before every ``get_move``); ``pieces``
+    your four pieces on that board, in piece order. ``BasePlayer(color)`` works too.
     """
 
     def __init__(self, color, board=None):
@@ -179,6 +183,11 @@ class BasePlayer:
     def pieces(self):
         """Your four pieces on the current board, in piece order."""
         return self.board.get_pieces(self.color)
+
+    @pieces.setter
+    def pieces(self, value):
+        raise AttributeError("self.pieces is your four pieces on the current board view "
+                             "(self.board.get_pieces(self.color)): the harness keeps them, do not assign them")
 
     def is_done(self):
         """True if all four of your pieces are in the home."""
