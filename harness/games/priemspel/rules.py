@@ -13,26 +13,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.games.base import SettingsError
+from harness.games.priemspel import primes
 
 DEFAULTS = {"start": 0, "N": 5}
 
 
 def is_prime(n: int) -> bool:
-    """True if ``n`` is prime (the seed's ``priem``)."""
-    if n < 2:
-        return False
-    return all(n % i for i in range(2, int(n**0.5) + 1))
+    """True if ``n`` is prime (the seed's ``priem``; a cached sieve, see :mod:`.primes`)."""
+    return primes.is_prime(n)
 
 
 def end_square(start: int, n: int) -> int:
     """The square where the game ends: the first reachable one with no prime within ``n``."""
     square = start
     while True:
-        nxt = next((square + k for k in range(1, n + 1) if is_prime(square + k)), None)
-        if nxt is None:
+        ahead = primes.primes_between(square, square + n)
+        if not ahead:
             return square
-        # Every prime between square and the next gap is reachable, so step to the next prime.
-        square = nxt
+        # Every prime in the window is reachable, one after the other: continue from the last.
+        square = ahead[-1]
 
 
 @dataclass(frozen=True)
@@ -44,9 +43,20 @@ class State:
     end: int
     turn: int = 0  # index of the player to move
 
+    @property
+    def legal(self) -> tuple[int, ...]:
+        """The legal steps from here, smallest first: computed once per state, then reused by
+        ``check``, ``is_over``, ``scores`` and ``describe`` (the state never changes)."""
+        # Kept in the instance's dict by hand: functools.cached_property takes a lock per first
+        # access on Python 3.11, which costs more than the steps themselves.
+        found = self.__dict__.get("_legal")
+        if found is None:
+            found = self.__dict__["_legal"] = primes.steps(self.position, self.n)
+        return found
+
     def steps(self) -> tuple[int, ...]:
         """The legal steps from here, smallest first."""
-        return tuple(k for k in range(1, self.n + 1) if is_prime(self.position + k))
+        return self.legal
 
 
 class PriemRules:
@@ -82,7 +92,7 @@ class PriemRules:
             return f"step {move} is not forward: steps are 1..{state.n}"
         if move > state.n:
             return f"step {move} is larger than N = {state.n}"
-        if not is_prime(state.position + move):
+        if move not in state.legal:
             return f"square {state.position + move} (= {state.position} + {move}) is not prime"
         return None
 
@@ -90,7 +100,7 @@ class PriemRules:
         return State(state.position + move, state.n, state.end, 1 - state.turn)
 
     def is_over(self, state: State) -> bool:
-        return not state.steps()
+        return not state.legal
 
     def winner(self, state: State) -> int | None:
         # The player to move has no legal step: the other one made the last move and wins.
@@ -111,7 +121,7 @@ class PriemRules:
 
 def describe(state: State, names: Sequence[str]) -> str:
     """The seed's notation: ``[*Emile,Zoe,0]`` while playing, ``[+Emile,-Zoe,23]`` at the end."""
-    if not state.steps():
+    if not state.legal:
         winner = 1 - state.turn
         marks = ["+" if i == winner else "-" for i in range(2)]
     else:
