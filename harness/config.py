@@ -14,7 +14,7 @@ A job::
       streky-grading:
         description: ...            # shown on the job's report
         game: streky
-        format: gauntlet          # gauntlet | round_robin | adaptive | shuffled | sembasic
+        format: gauntlet          # gauntlet | round_robin | adaptive | shuffled | battery (sembasic: Quoridor's)
         submissions: submissions/streky     # a folder of <login>/ folders, or a list of globs
         roster: students.csv      # optional: every login of the course (a row for each)
         reference: [strong]       # reference bots taking part (a bare name: the game's own)
@@ -56,7 +56,10 @@ from harness.sandbox.limits import Limits
 from harness.sandbox.packages import PackageError, approve
 from harness.submission import MAIN, ZIP
 
-FORMATS = ("gauntlet", "round_robin", "adaptive", "shuffled", "sembasic")
+FORMATS = ("gauntlet", "round_robin", "adaptive", "shuffled", "battery", "sembasic")
+# Formats that run the game's grading battery instead of games: the generic name, and the names
+# of the batteries games declare (``sembasic`` is Quoridor's).
+BATTERY_FORMATS = ("battery", "sembasic")
 POLICIES = ("pass_fail", "tiers", "none")
 ANALYSES = ("seats",)
 
@@ -122,6 +125,11 @@ class Job:
     @property
     def spec(self) -> GameSpec:
         return get_game(self.game)
+
+    @property
+    def is_battery(self) -> bool:
+        """True when the job grades with the game's battery (``format: battery`` or ``sembasic``)."""
+        return self.format in BATTERY_FORMATS
 
 
 @dataclass(frozen=True)
@@ -328,10 +336,13 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         opponent = r.file("opponent", r.get("opponent"), game)
     elif "opponent" in body:
         raise r.fail("opponent", "only a gauntlet has an opponent")
-    if fmt == "sembasic" and game.name not in ("quoridor",):
-        raise r.fail("format", f"sembasic grades Quoridor bots, not {game.title}")
-    needed = {"gauntlet": 0, "round_robin": game.players, "adaptive": game.players, "shuffled": game.players,
-              "sembasic": 0}[fmt]
+    if fmt in BATTERY_FORMATS:
+        if game.battery is None:
+            raise r.fail("format", f"{game.title} declares no grading battery for format {fmt}")
+        if fmt != "battery" and fmt != game.battery.name:
+            raise r.fail("format", f"{fmt} is not {game.title}'s grading battery (its battery: {game.battery.name})")
+    needed = {"gauntlet": 0, "round_robin": game.players, "adaptive": game.players,
+              "shuffled": game.players}.get(fmt, 0)
     if fmt == "adaptive" and game.players != 2:
         raise r.fail("format", f"adaptive schedules two-player games; {game.title} seats {game.players}")
     if len(submissions) + len(reference) < needed:

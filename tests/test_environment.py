@@ -84,7 +84,7 @@ def test_a_two_file_streky_bot_is_refused_naming_its_second_module(mode: str, no
 @pytest.mark.parametrize("mode", MODES)
 def test_a_zipped_quoridor_bot_plays_and_earns_its_sembasic_points(mode: str, tmp_path: Path,
                                                                    no_leftovers: None) -> None:
-    from harness.tournament.sembasic import grade
+    from harness.tournament.battery import grade
 
     bot = read_submission(zipped(COURSE / "quoridor_zip", tmp_path))
     assert bot.names == ["player.py", "paths.py"]
@@ -92,7 +92,7 @@ def test_a_zipped_quoridor_bot_plays_and_earns_its_sembasic_points(mode: str, tm
                         settings={"start_columns": "random", "initial_walls": {"random": 3}})
     assert record.players[0].verdict is Verdict.OK, record.players[0].reason
     if mode == "auto":
-        assert grade(bot, login="zipped").points == 2
+        assert grade(QUORIDOR, bot, login="zipped").points == 2
 
 
 def test_the_static_rules_apply_to_every_file_and_name_it(tmp_path: Path) -> None:

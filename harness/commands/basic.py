@@ -1,4 +1,4 @@
-"""``harness basic quoridor PLAYER``: the seed's SemBasic grading (interface + 2 points) of one bot."""
+"""``harness basic GAME PLAYER``: the game's grading battery for one bot (Quoridor's SemBasic)."""
 
 from __future__ import annotations
 
@@ -7,27 +7,27 @@ import json
 from typing import Any
 
 from harness.cli import UsageError, read_bot
-from harness.games import get_game
+from harness.games import game_names, get_game
 from harness.text import block
-
-GAMES = ("quoridor",)
 
 
 def cmd_basic(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    if game.name not in GAMES:
-        raise UsageError(f"no basic grading for {args.game!r} (available: {', '.join(GAMES)})")
-    from harness.tournament.sembasic import DEFAULT_SEED, grade
+    if game.battery is None:
+        available = [n for n in game_names() if get_game(n).battery is not None]
+        raise UsageError(f"no basic grading for {args.game!r} (available: {', '.join(available)})")
+    from harness.tournament.battery import grade
 
     login, submission = read_bot(args.player, game)
-    result = grade(submission, seed=DEFAULT_SEED if args.seed is None else args.seed, login=login)
+    result = grade(game, submission, seed=args.seed, login=login)
     print(json.dumps(result.to_json()) if args.json else block(result.text()))  # it quotes the bot's errors
-    return 0 if result.points == 2 else 1
+    return 0 if result.points == game.battery.points else 1
 
 
 def register(sub: Any) -> None:
     """Add ``harness basic``."""
-    basic = sub.add_parser("basic", help="SemBasic grading: the interface, expand_player, expand_obstacles")
+    basic = sub.add_parser("basic", help="a game's grading battery, e.g. Quoridor's SemBasic: the interface, "
+                                         "expand_player, expand_obstacles")
     basic.add_argument("game", help="the game (quoridor)")
     basic.add_argument("player", metavar="PLAYER", help="the student's bot: player.py, a folder or player.zip")
     basic.add_argument("--seed", type=int, help="the battery's seed (default: the graded battery's)")

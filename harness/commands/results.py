@@ -114,7 +114,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
                   f"the full round robin has {results.round_robin} ({share:.1f} % played)")
         else:
-            print(f"  stored: {results.done} of {results.total} {'gradings' if job.format == 'sembasic' else 'games'}"
+            print(f"  stored: {results.done} of {results.total} {'gradings' if job.is_battery else 'games'}"
                   f" ({results.incomplete or 'complete'})")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:

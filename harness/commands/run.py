@@ -74,7 +74,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         raise UsageError(str(exc)) from None
     for line in summary.refused:
         print(f"harness run: {line}", file=sys.stderr)
-    what = "gradings" if job.format == "sembasic" else "games"
+    what = "gradings" if job.is_battery else "games"
     print(f"{job.name}: {summary.total} {what}, {summary.reused} reused, {summary.played} played"
           + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""), file=sys.stderr)
     if built:  # the same standings; only the history gained this run's entry since

@@ -26,7 +26,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from harness.games.battery import Battery
 
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
@@ -228,6 +231,8 @@ class GameSpec(Generic[S, M]):
     # that it imports is refused by the static checks, and nothing but player.py reaches the bot.
     several_files: bool = True
     one_file_rule: str = ""  # the text's rule, quoted when a second module is refused
+    # A grading by fixed questions instead of games (Quoridor's SemBasic), if the game has one.
+    battery: Battery | None = None
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
         """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""

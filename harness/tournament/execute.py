@@ -184,10 +184,10 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     timing self-check): a run that reuses every game needs no fair clock. The run is recorded
     in the store's history with what changed and, if ``standings_of`` is given, the standings.
     """
-    from harness.tournament.sembasic import grade_task, grade_tasks
+    from harness.tournament.battery import grade_task, grade_tasks
 
     roll = load_entrants(job)
-    grading = job.format == "sembasic"
+    grading = job.is_battery
     adaptive = job.format == "adaptive"
     tasks: list[Any] = grade_tasks(job, roll) if grading else [] if adaptive else make_tasks(job, roll)
     snapshot = submissions_snapshot(roll)

@@ -33,8 +33,9 @@ def tier_text(row: Row) -> str:
 def award_rule(results: JobResults) -> str:
     """The job's award rule in words (for the leaderboard, the report and the README)."""
     awards, job = results.job.awards, results.job
-    if job.format == "sembasic":
-        return "SemBasic: 1 point for expand_player, 1 for expand_obstacles (both on every position); 2 needed"
+    battery = job.spec.battery if job.is_battery else None
+    if battery is not None:
+        return battery.award_text or f"{battery.title}: 1 point per part ({', '.join(battery.parts)})"
     if awards.policy == "pass_fail":
         return f"{awards.points:g} points for a submission without any verdict against it in all its games, else 0"
     if awards.policy == "tiers":
@@ -88,7 +89,8 @@ def leaderboard(results: JobResults, fmt: str) -> str:
             data.pop("extra")
             writer.writerow({k: cell(v) if isinstance(v, str) else v for k, v in {**data, **r.extra}.items()})
         return out.getvalue()
-    table = _sembasic_table(rows) if results.job.format == "sembasic" else _games_table(results)
+    battery = results.job.spec.battery if results.job.is_battery else None
+    table = _battery_table(rows, battery.parts) if battery is not None else _games_table(results)
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
     notes = [n for n in (results.incomplete, *results.roll.warnings) if n]
@@ -119,8 +121,8 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     return columns, table
 
 
-def _sembasic_table(rows: Sequence[Row]) -> tuple[list[Column], list[list[Any]]]:
-    """SemBasic's own columns: the interface, each part's point, the points."""
+def _battery_table(rows: Sequence[Row], parts: Sequence[str]) -> tuple[list[Column], list[list[Any]]]:
+    """A grading battery's own columns (SemBasic's): the interface, each part's point, the points."""
     def mark(value: Any) -> str:
         return "-" if value in (None, "") else ("yes" if value is True else "no" if value is False else str(value))
 
@@ -129,11 +131,10 @@ def _sembasic_table(rows: Sequence[Row]) -> tuple[list[Column], list[list[Any]]]
             return r.reason or "ok"
         return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
 
-    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), Column("expand_player"),
-               Column("expand_obstacles"), Column("points"), Column("status", give=1, floor=24)]
+    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), *(Column(p) for p in parts),
+               Column("points"), Column("status", give=1, floor=24)]
     table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
-              mark(r.extra.get("expand_player")), mark(r.extra.get("expand_obstacles")), f"{r.points:g}",
-              status(r)] for r in rows]
+              *(mark(r.extra.get(p)) for p in parts), f"{r.points:g}", status(r)] for r in rows]
     return columns, table
 
 
@@ -205,9 +206,11 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
     if row.absent:
         return f"{job.name}: 0 points: {line(row.reason)}."
     lines = []
-    if job.format == "sembasic":
-        lines.append(f"{job.name}: {row.points:g} of 2 points"
-                     + (f" ({line(row.reason)})" if row.reason else " (both parts pass)"))
+    battery = job.spec.battery if job.is_battery else None
+    if battery is not None:
+        passes = "both parts pass" if battery.points == 2 else "every part passes"
+        lines.append(f"{job.name}: {row.points:g} of {battery.points} points"
+                     + (f" ({line(row.reason)})" if row.reason else f" ({passes})"))
     else:
         lines.append(f"{job.name}: {row.games} games, {row.wins} won, {row.draws} drawn, {row.losses} lost, "
                      f"score {row.score:g}; " + (f"disqualified: {line(row.reason)}" if row.disqualified
@@ -235,14 +238,15 @@ def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
         tests, leaderboard_items = [], []
         for res in all_results:
             row = next((r for r in res.rows if r.login == login), None)
-            total = 2.0 if res.job.format == "sembasic" else max_points(res.job.awards)
+            battery = res.job.spec.battery if res.job.is_battery else None
+            total = float(battery.points) if battery is not None else max_points(res.job.awards)
             if row is None:
                 tests.append({"name": res.job.name, "score": 0.0, "max_score": total,
                               "output": f"{res.job.name}: no submission.", "visibility": "visible"})
                 continue
             tests.append({"name": res.job.name, "score": row.points, "max_score": total,
                           "output": student_text(res, row, private=True), "visibility": "visible"})
-            if res.job.format != "sembasic" and not row.absent:
+            if not res.job.is_battery and not row.absent:
                 leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
                                       {"name": f"{res.job.name} wins", "value": row.wins}]
         out[login] = {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),

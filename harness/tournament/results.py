@@ -12,6 +12,7 @@ from typing import Any
 
 from harness.config import Job
 from harness.record import GameRecord
+from harness.tournament.battery import battery_rows
 from harness.tournament.schedule import Roll, load_entrants, make_tasks
 from harness.tournament.standings import Row, standings
 from harness.tournament.store import StoreError, open_readonly
@@ -43,7 +44,7 @@ class JobResults:
         """``""`` when every game is stored, else ``"incomplete: 42 of 220 games"``."""
         if self.complete:
             return ""
-        what = "gradings" if self.job.format == "sembasic" else "games"
+        what = "gradings" if self.job.is_battery else "games"
         if self.job.format == "adaptive":
             return f"incomplete: {self.done} of {self.total} games of the schedule so far"
         return f"incomplete: {self.done} of {self.total} {what}"
@@ -59,10 +60,9 @@ def job_results(job: Job, light: bool = False) -> JobResults:
     :class:`StoreError` if the job has never been run.
     """
     roll = load_entrants(job)
-    if job.format == "sembasic":
-        from harness.tournament.sembasic import sembasic_results
-
-        return sembasic_results(job, roll)
+    if job.is_battery:
+        graded = battery_rows(job, roll)
+        return JobResults(job, roll, graded.rows, [], [], graded.total, graded.done, graded.runs)
     if job.format == "adaptive":
         return adaptive_results(job, roll)
     tasks = make_tasks(job, roll)

@@ -134,7 +134,7 @@ def game_key(game: str, settings: dict[str, Any], seed: int, seats: list[tuple[s
 
 def make_tasks(job: Job, roll: Roll) -> list[Task]:
     """Every game of the job, in a deterministic order (see the module's docstring)."""
-    if job.format == "sembasic":
+    if job.is_battery:
         return []
     limits = asdict(job.limits)
     seats = get_game(job.game).players

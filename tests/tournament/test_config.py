@@ -62,7 +62,7 @@ BAD = [
     ("jobs: {a: {format: round_robin}}", "jobs.a: missing key 'game'"),
     ("jobs: {a: {game: chess, format: round_robin}}", "jobs.a.game: unknown game 'chess'"),
     ("jobs: {a: {game: priemspel, format: swiss}}",
-     "jobs.a.format: must be one of gauntlet, round_robin, adaptive, shuffled, sembasic"),
+     "jobs.a.format: must be one of gauntlet, round_robin, adaptive, shuffled, battery, sembasic"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}, nope.py]}}}}",
      "jobs.a.reference[1]: no such file: nope.py"),
     (f"jobs: {{a: {{game: priemspel, format: round_robin, reference: [{BASIS}]}}}}",

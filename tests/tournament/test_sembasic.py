@@ -9,7 +9,7 @@ from typing import Any
 from harness.games.base import WireObject
 from harness.games.quoridor.battery import DEFAULT_SEED, Position, battery
 from harness.games.quoridor.moves import key_edges
-from harness.tournament.sembasic import SemBasicResult, compare_steps, compare_walls
+from harness.games.quoridor.sembasic import SemBasicResult, compare_steps, compare_walls
 
 
 def obs(e: tuple[int, int, int, int], cls: str | None = "Obstacle") -> WireObject:

@@ -13,6 +13,7 @@ from harness.games.base import GameSpec
 from harness.games.quoridor.adapter import ADAPTER
 from harness.games.quoridor.render import svg, text
 from harness.games.quoridor.rules import RULES
+from harness.games.quoridor.sembasic import SEMBASIC
 
 GAME = GameSpec(
     name="quoridor",
@@ -27,6 +28,7 @@ GAME = GameSpec(
     # The seed's note of 02.01: every import is allowed except these.
     forbidden_imports=frozenset({"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}),
     required_methods=("initialization", "make_move", "opponent_move", "expand_player", "expand_obstacles"),
+    battery=SEMBASIC,
 )
 
 # Small boards keep the conformance suite's thousands of random playouts fast; each still

@@ -12,7 +12,7 @@ from harness.games.base import Call, WireObject
 from harness.games.quoridor import GAME
 from harness.games.quoridor.moves import Wall
 from harness.match import play_match
-from harness.tournament.sembasic import grade
+from harness.tournament.battery import grade
 from harness.record import Verdict
 from harness.sandbox import BotProcess
 from tests.conftest import REPO
@@ -128,7 +128,7 @@ def test_every_sample_submission_is_listed() -> None:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_sample_submission_points(name: str, no_leftovers: None) -> None:
-    result = grade((SUBMISSIONS / name / "player.py").read_bytes(), login=name)
+    result = grade(GAME, (SUBMISSIONS / name / "player.py").read_bytes(), login=name)
     assert result.interface, result.interface_reason
     assert (result.points_by_part["expand_player"], result.points_by_part["expand_obstacles"]) == EXPECTED[name], \
         result.text()
@@ -182,14 +182,14 @@ class Player:
     (SKELETON.replace(b"self.name = name", b"raise ValueError('no')"), "Player('student') failed: Player(...) raised ValueError: no"),
 ])
 def test_interface_failures(source: bytes, reason: str, no_leftovers: None) -> None:
-    result = grade(source)
+    result = grade(GAME, source)
     assert not result.interface and result.points == 0
     assert result.interface_reason.startswith(reason), result.interface_reason
     assert result.to_json()["expand_player"] == 0 and "were not graded" in result.text()
 
 
 def test_a_skeleton_earns_nothing_but_passes_the_interface(no_leftovers: None) -> None:
-    result = grade(SKELETON)
+    result = grade(GAME, SKELETON)
     assert result.interface and result.points == 0
     assert result.failures["expand_player"].position.index == 0  # the worked example has 2 steps
     assert "2 missing" in result.failures["expand_player"].reason
@@ -206,7 +206,7 @@ def test_a_timeout_fails_one_part_and_the_other_goes_on(no_leftovers: None) -> N
                 pass
         """''')
     assert slow != runner
-    result = grade(slow.encode(), login="slow")
+    result = grade(GAME, slow.encode(), login="slow")
     assert result.points_by_part == {"expand_player": 1, "expand_obstacles": 0}
     failure = result.failures["expand_obstacles"]
     assert failure.position.sizex == 15 and "failed (timeout)" in failure.reason

@@ -22,7 +22,7 @@ from harness.games.quoridor import GAME
 from harness.inprocess import LocalBot, load_class, play
 from harness.games.quoridor.moves import wall_of_key
 from harness.games.quoridor.rules import RULES
-from harness.tournament.sembasic import compare_steps, compare_walls
+from harness.games.quoridor.sembasic import compare_steps, compare_walls
 from tests.conftest import REPO
 
 REFERENCE = REPO / "reference_players" / "quoridor"
