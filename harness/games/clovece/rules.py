@@ -214,9 +214,12 @@ def settle(state: State) -> State:
     idle = 0
     while not (capped or len(state.finished) == PLAYERS):
         while index < len(rolls):
-            if moves_for(pieces, turn, rolls[index]):
-                return replace(state, turn=turn, rolls=rolls, index=index, drawn=drawn,
-                               skipped=tuple(skipped[-SKIP_LOG:]))
+            found = moves_for(pieces, turn, rolls[index])
+            if found:
+                settled = replace(state, turn=turn, rolls=rolls, index=index, drawn=drawn,
+                                  skipped=tuple(skipped[-SKIP_LOG:]))
+                settled.__dict__["_legal"] = found  # computed here anyway: legal_moves reuses it
+                return settled
             skipped.append((turn, rolls[index]))
             index += 1
         idle += 1
@@ -280,7 +283,10 @@ class CloveceRules:
     def legal_moves(self, state: State) -> Sequence[Move]:
         if state.over:
             return ()
-        return moves_for(state.pieces, state.turn, state.rolls[state.index])
+        found = state.__dict__.get("_legal")
+        if found is None:  # a state built another way (``begin``, ``replace`` in tests)
+            found = state.__dict__["_legal"] = moves_for(state.pieces, state.turn, state.rolls[state.index])
+        return found
 
     def check(self, state: State, move: Move) -> str | None:
         if state.over:
