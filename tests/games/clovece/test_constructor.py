@@ -193,3 +193,26 @@ def test_an_unknowable_constructor_that_fails_fails_on_its_own(tmp_path: Any) ->
 
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
         bot.call(Call("__init__", ("black", None), "init", ("color", "board"), 1))
+
+
+SEED_PIECES = b'''
+from clovece import BasePlayer, Piece
+
+
+class Player(BasePlayer):
+    def __init__(self, color, board):
+        self.color = color
+        self.board = board
+        self.pieces = [Piece(color) for _ in range(4)]  # the seed's own Player does this
+
+    def get_move(self, roll):
+        return self.prepare_targets([self.get_valid_moves(roll)[0]])
+'''
+
+
+def test_assigning_the_seeds_own_pieces_says_where_the_pieces_come_from(tmp_path: Any) -> None:
+    random_cls = _load(RANDOM, tmp_path, "rnd")
+    game = play(GAME, [_load(SEED_PIECES, tmp_path, "pieces"), random_cls, random_cls, random_cls], seed=2)
+    assert game.failed == 0
+    assert game.reason == ("AttributeError: self.pieces is your four pieces on the current board view "
+                           "(self.board.get_pieces(self.color)): the harness keeps them, do not assign them")
