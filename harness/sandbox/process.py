@@ -11,6 +11,7 @@ game. It kills the bot when a call runs past its limit plus a small grace.
 
 While another bot's call runs, every process of the bot is stopped, so none of them computes
 on its opponent's time (:class:`~harness.sandbox.turns.Turns`).
+A reply is read by :mod:`harness.sandbox.judge`, which believes nothing the bot could forge.
 """
 
 from __future__ import annotations
@@ -28,12 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.games.base import Call, GameSpec, WireObject
+from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, packages, privileges, procfs, stale, wire
+from harness.sandbox import bubblewrap, judge, packages, privileges, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
-from harness.sandbox.limits import POLICIES, CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
@@ -164,7 +165,7 @@ class BotProcess:
         """Wait for the worker's hello; put its whole process tree into the cgroup; set the meter."""
         assert self.proc is not None
         frame = self._read_reply(time.perf_counter() + max(10.0, self.limits.load))
-        if frame is None or frame is _EOF or isinstance(frame, CallResult) or not _is_hello(frame):
+        if frame is None or frame is _EOF or isinstance(frame, CallResult) or not judge.is_hello(frame):
             self._kill()
             self._drain_streams()
             detail = self.stderr.text().strip().splitlines()[-1:] or ["no hello from the worker"]
@@ -318,7 +319,7 @@ class BotProcess:
         lim = self.limits
         try:
             if "args" in request:
-                request["args"] = wire.encode_value(request["args"], object_fields=_describe_wire_object)
+                request["args"] = wire.encode_value(request["args"], object_fields=judge.describe_wire_object)
             self._seq += 1
             request.update(seq=self._seq, policy=lim.policy, backstop=limit * lim.backstop)
             payload = json.dumps(request).encode()
@@ -414,34 +415,20 @@ class BotProcess:
                 return frame
 
     def _judge(self, frame: bytes, what: str, limit: float, wall: float, measured: float | None) -> CallResult:
-        """Turn a reply frame into a result, applying the policy's clocks."""
+        """Turn a reply frame into a result: the parent's reading of it (:mod:`judge`), then its clocks."""
         lim = self.limits
-        try:
-            reply = wire.parse(frame)
-            if not isinstance(reply, dict):
-                raise wire.WireError("not an object")
-            if reply.get("seq") != self._seq:
-                return self._tamper(f"{what}: a reply out of sequence (seq {str(reply.get('seq'))[:20]}, "
-                                    f"expected {self._seq})", wall, measured)
-            if "value" in reply:
-                reply["value"] = wire.decode_value(reply["value"], _build_wire_object)
-        except wire.WireError as exc:
-            return self._tamper(f"{what}: an unreadable reply ({exc})", wall, measured)
-        reported = reply.get("cpu")
-        reported = float(reported) if isinstance(reported, (int, float)) and not isinstance(reported, bool) else None
-        cpu = self.meter.judge(measured, reported)
-        if not reply.get("ok"):
-            verdict = _verdict(reply.get("verdict"))
-            clock = reply.get("clock") if reply.get("clock") in POLICIES else None
-            result = CallResult(False, verdict=verdict, reason=str(reply.get("reason", ""))[:2000],
-                                wall=wall, cpu=cpu, traceback=str(reply.get("traceback", "")), clock=clock)
-            if verdict is Verdict.TIMEOUT:
+        reply = judge.read_reply(frame, self._seq, what)
+        cpu = self.meter.judge(measured, reply.cpu)
+        if isinstance(reply, judge.Failure):
+            result = CallResult(False, verdict=reply.verdict, reason=reply.reason, wall=wall, cpu=cpu,
+                                traceback=reply.traceback, clock=reply.clock)
+            if reply.tampered:  # nothing more this process says can be believed
+                self._kill()
+                self.dead = result
+            elif reply.verdict is Verdict.TIMEOUT:
                 result.clock = result.clock or lim.policy
                 result.reason += _measured(wall, cpu)
                 self._kill()  # its thread may still run; nothing it does from now on counts
-                self.dead = result
-            elif verdict is Verdict.HARNESS_ERROR:
-                self._kill()
                 self.dead = result
             return result
         over = None
@@ -460,9 +447,7 @@ class BotProcess:
             self._kill()
             self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=over[1], clock=over[0])
             return self.dead
-        info = reply.get("info")
-        return CallResult(True, value=reply.get("value"), wall=wall, cpu=cpu,
-                          info=info if isinstance(info, dict) else {})
+        return CallResult(True, value=reply.value, wall=wall, cpu=cpu, info=reply.info)
 
     def _overtime(self, what: str, limit: float, wall: float, cpu: float | None, clock: str) -> CallResult:
         """No reply before a clock ran out: kill, and say which clock and by how much."""
@@ -491,12 +476,6 @@ class BotProcess:
         self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=reason, clock=clock)
         return self.dead
 
-    def _tamper(self, reason: str, wall: float, cpu: float | None) -> CallResult:
-        self._kill()
-        self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, wall=wall, cpu=cpu,
-                               reason=f"{reason}: the bot tampered with the harness's reply channel")
-        return self.dead
-
     def _read_reply(self, deadline: float) -> bytes | CallResult | object | None:
         """Read one whole frame before ``deadline``, draining stdout/stderr meanwhile.
 
@@ -516,8 +495,7 @@ class BotProcess:
                         self._kill()
                         self.dead = CallResult(False, verdict=Verdict.FORBIDDEN,
                                                reason=f"a reply frame of {length} bytes, over the cap of "
-                                                      f"{self.limits.answer_bytes + 4096} bytes: the bot "
-                                                      f"tampered with the harness's reply channel")
+                                                      f"{self.limits.answer_bytes + 4096} bytes: {judge.TAMPERED}")
                         return self.dead
                     need += length
                     continue
@@ -609,33 +587,8 @@ def _waited_text(waited: float) -> str:
     return f" ({waited:.2f} s of it waiting for a CPU, not counted)" if waited >= 0.005 else ""
 
 
-def _is_hello(frame: Any) -> bool:
-    try:
-        message = wire.parse(frame)
-    except wire.WireError:
-        return False
-    return isinstance(message, dict) and message.get("hello") is True
-
-
 def _measured(wall: float, cpu: float | None) -> str:
     return f"; {wall:.2f} s of wall-clock time" + ("" if cpu is None else f", {cpu:.2f} s of CPU time")
-
-
-def _verdict(name: Any) -> Verdict:
-    try:
-        return Verdict(name)
-    except ValueError:
-        return Verdict.HARNESS_ERROR
-
-
-def _describe_wire_object(value: Any) -> tuple[str | None, str, Any] | None:
-    if isinstance(value, WireObject):
-        return value.cls, value.type_name or str(value.cls), value.fields
-    return None
-
-
-def _build_wire_object(name: Any, type_name: str, fields: dict[str, Any]) -> WireObject:
-    return WireObject(cls=name if isinstance(name, str) else None, fields=fields, type_name=type_name)
 
 
 __all__ = ["BotProcess", "CallResult", "CapturedOutput", "Limits", "WORKER"]

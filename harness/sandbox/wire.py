@@ -126,54 +126,140 @@ def loads(data: bytes, build_object: ObjectBuilder) -> Any:
     return decode_value(parse(data), build_object)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
 def parse(data: bytes) -> Any:
-    """Plain JSON bytes (an envelope) to Python values; :class:`WireError` if malformed."""
+    """Plain JSON bytes (an envelope) to Python values; :class:`WireError` if malformed.
+
+    ``NaN`` and ``Infinity`` are refused (standard JSON has neither). The C parser's own
+    nesting limit is the interpreter's recursion limit: past it, this is a :class:`WireError`
+    too, never a ``RecursionError`` for the caller. The frame's size was capped before.
+    """
     try:
-        return json.loads(data)
-    except (ValueError, RecursionError) as exc:
-        raise WireError(f"malformed message: {exc}") from None
+        return json.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise WireError("nested too deeply") from None
+    except MemoryError:
+        raise WireError("too large to decode") from None
+    except ValueError as exc:  # JSONDecodeError, bad UTF-8, an integer of more than 4300 digits
+        raise WireError(str(exc)[:200]) from None
+
+
+class _Node:
+    """A container being decoded: its raw items, the values decoded so far, how to finish it."""
+
+    __slots__ = ("kind", "items", "depth", "values", "extra")
+
+    def __init__(self, kind: str, items: list[Any], depth: int, extra: Any = None) -> None:
+        self.kind = kind
+        self.items = items
+        self.depth = depth
+        self.values: list[Any] = []
+        self.extra = extra
 
 
 def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
-    """Resolve the tags of a parsed tagged structure (the inverse of :func:`encode_value`)."""
+    """Resolve the tags of a parsed tagged structure (the inverse of :func:`encode_value`).
 
-    def dec(v: Any) -> Any:
-        if isinstance(v, list):
-            return [dec(x) for x in v]
-        if isinstance(v, dict):
-            if "$t" in v:
-                return tuple(dec(x) for x in _list(v["$t"]))
-            if "$d" in v:
-                return {_hashable(dec(k)): dec(x) for k, x in (_pair(p) for p in _list(v["$d"]))}
-            if "$o" in v:
-                fields = v.get("f", {})
-                if not isinstance(fields, dict):
-                    raise WireError("malformed object fields")
-                return build_object(v["$o"], str(v.get("type", "")),
-                                    {str(k): dec(x) for k, x in fields.items()})
-            raise WireError("untagged JSON object")
-        return v
+    Iterative, with the encoder's own caps applied while it walks (at most ``MAX_DEPTH`` levels
+    of nesting, ``MAX_NODES`` values, integers of 256 bits, finite floats), so no input makes
+    it recurse or run long: whatever the other side claims, a cap broken is a
+    :class:`WireError`. Dict keys must be plain values (no objects: hashing one could run code).
+    """
+    root = _Node("root", [raw], -1)
+    stack = [root]
+    nodes = 0
+    while True:
+        node = stack[-1]
+        if len(node.values) < len(node.items):
+            v = node.items[len(node.values)]
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise WireError(f"answer too large (more than {MAX_NODES} values)")
+            depth = node.depth + 1
+            if depth > MAX_DEPTH:
+                raise WireError(f"answer nested deeper than {MAX_DEPTH} levels")
+            t = type(v)
+            if v is None or t is bool or t is str:
+                node.values.append(v)
+            elif t is int:
+                if v.bit_length() > 256:
+                    raise WireError("answer contains an integer with more than 256 bits")
+                node.values.append(v)
+            elif t is float:
+                if not math.isfinite(v):
+                    raise WireError(f"answer contains the float {v!r}")
+                node.values.append(v)
+            elif t is list:
+                stack.append(_Node("list", v, depth))
+            elif t is dict:
+                stack.append(_tagged(v, depth))
+            else:
+                raise WireError(f"answer contains a value of type {t.__name__}")
+            continue
+        stack.pop()
+        value = _finish(node, build_object)
+        if not stack:
+            return value
+        stack[-1].values.append(value)
 
-    return dec(raw)
+
+def _tagged(v: dict[str, Any], depth: int) -> _Node:
+    """The node of a tagged JSON object (tuple, dict or object), its shape checked."""
+    keys = v.keys()
+    if keys == {"$t"}:
+        return _Node("tuple", _list(v["$t"]), depth)
+    if keys == {"$d"}:
+        items: list[Any] = []
+        for pair in _list(v["$d"]):
+            items.extend(_pair(pair))
+        return _Node("dict", items, depth)
+    if keys == {"$o", "type", "f"}:
+        name, type_name, fields = v["$o"], v["type"], v["f"]
+        if not (name is None or type(name) is str) or type(type_name) is not str or type(fields) is not dict:
+            raise WireError("malformed object")
+        return _Node("object", list(fields.values()), depth, (name, type_name, list(fields)))
+    raise WireError("untagged JSON object" if not keys & {"$t", "$d", "$o"} else "malformed tagged value")
+
+
+def _finish(node: _Node, build_object: ObjectBuilder) -> Any:
+    values = node.values
+    if node.kind == "root":
+        return values[0]
+    if node.kind == "list":
+        return values
+    if node.kind == "tuple":
+        return tuple(values)
+    if node.kind == "dict":
+        return {_key(values[i]): values[i + 1] for i in range(0, len(values), 2)}
+    name, type_name, keys = node.extra
+    return build_object(name, type_name, dict(zip(keys, values)))
 
 
 def _list(v: Any) -> list[Any]:
-    if not isinstance(v, list):
+    if type(v) is not list:
         raise WireError("malformed tagged value")
     return v
 
 
-def _pair(v: Any) -> tuple[Any, Any]:
-    if not isinstance(v, list) or len(v) != 2:
+def _pair(v: Any) -> list[Any]:
+    if type(v) is not list or len(v) != 2:
         raise WireError("malformed dict entry")
-    return v[0], v[1]
+    return v
 
 
-def _hashable(k: Any) -> Any:
-    try:
-        hash(k)
-    except TypeError:
-        raise WireError("unhashable dict key") from None
+def _key(k: Any) -> Any:
+    """``k`` if it is a plain immutable value (tuples of such included): hashing it runs no code."""
+    todo = [k]
+    while todo:
+        v = todo.pop()
+        t = type(v)
+        if t is tuple:
+            todo.extend(v)
+        elif not (v is None or t in (bool, int, float, str)):
+            raise WireError("a dict key that is not a plain value")
     return k
 
 

@@ -1,0 +1,162 @@
+"""The parent's reading of a bot's reply: the trust boundary between a bot's process and a verdict.
+
+Everything the worker sends was written in a process the bot shares, so every byte of it may
+have been chosen by the bot (a replaced ``json.dumps``, a raised cap of the worker, a frame
+written by hand). This module turns a reply frame into either an :class:`Answer` or a
+:class:`Failure` with the parent's verdict, and nothing a reply says can do more than this:
+
+* An answer is decoded under the parent's own caps (:func:`wire.decode_value`: depth, nodes,
+  integer size, finite floats; the frame's size was capped when it was read). A reply that
+  cannot be decoded, ``RecursionError`` included, is the bot's ``bad_answer``.
+* A reported failure is believed only as a charge to the bot: the verdicts in :data:`REPORTABLE`
+  (what the worker itself reports: the bot raised, the guard refused something, the worker's
+  own clock ran out, memory ran out, the bot exited, its answer could not be encoded). A reply
+  that names any other verdict (``harness_error``, ``ok``, ``illegal_move``, an unknown name)
+  is tampering, charged to the bot as ``forbidden``: a bot gains nothing by forging a report.
+* A reply that does not have the worker's shape (not an object, a wrong sequence number,
+  ``ok`` not a boolean, a reason that is not text, no answer) is tampering too.
+* Only short, plain fields are kept: a reason and traceback of at most 2000 characters, a
+  name of at most 200, a CPU figure only when it is a finite non-negative number.
+
+The parent's clocks, the exit status and the kernel's accounting are judged in
+:mod:`harness.sandbox.process`; they apply whatever a reply says.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from harness.games.base import WireObject
+from harness.record import Verdict
+from harness.sandbox import wire
+from harness.sandbox.limits import POLICIES
+
+# What the worker may report: each charges the bot, so forging one gains the bot nothing.
+REPORTABLE = frozenset({Verdict.EXCEPTION, Verdict.FORBIDDEN, Verdict.BAD_ANSWER, Verdict.MEMORY,
+                        Verdict.CRASH, Verdict.TIMEOUT})
+TAMPERED = "the bot tampered with the harness's reply channel"
+REASON_CHARS = 2000
+NAME_CHARS = 200
+INFO_NAMES = ("playerName", "version", "name")  # what a constructor's reply may tell about the bot
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A call that returned: its decoded value, the bot's names, the CPU time the worker reports."""
+
+    value: Any
+    info: dict[str, Any] = field(default_factory=dict)
+    cpu: float | None = None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A call that did not return an answer, with the parent's verdict.
+
+    ``tampered``: the reply itself was forged or malformed (the process is no longer to be
+    talked to); ``clock``: for a reported timeout, which of the worker's clocks ran out.
+    """
+
+    verdict: Verdict
+    reason: str
+    traceback: str = ""
+    clock: str | None = None
+    cpu: float | None = None
+    tampered: bool = False
+
+
+def read_reply(frame: bytes, seq: int, what: str) -> Answer | Failure:
+    """The parent's reading of the reply ``frame`` to request ``seq`` (a call described by ``what``)."""
+    try:
+        reply = wire.parse(frame)
+    except wire.WireError as exc:
+        return Failure(Verdict.BAD_ANSWER, f"{what} returned an answer that cannot be decoded ({exc})")
+    if type(reply) is not dict:
+        return tampering(f"{what}: a reply that is not an object")
+    got = reply.get("seq")
+    if type(got) is not int or got != seq:
+        return tampering(f"{what}: a reply out of sequence (seq {_describe(got)}, expected {seq})")
+    ok = reply.get("ok")
+    if type(ok) is not bool:
+        return tampering(f"{what}: a reply whose 'ok' is not true or false")
+    cpu = _seconds(reply.get("cpu"))
+    if ok:
+        if "value" not in reply:
+            return tampering(f"{what}: a reply without an answer")
+        try:
+            value = wire.decode_value(reply["value"], build_wire_object)
+        except wire.WireError as exc:
+            return Failure(Verdict.BAD_ANSWER, f"{what} returned {exc}", cpu=cpu)
+        return Answer(value, _info(reply.get("info")), cpu)
+    name = reply.get("verdict")
+    verdict = next((v for v in REPORTABLE if v.value == name), None) if type(name) is str else None
+    if verdict is None:
+        return tampering(f"{what}: a reply that names the verdict {_describe(name)}")
+    reason, trace = reply.get("reason", ""), reply.get("traceback", "")
+    if type(reason) is not str:
+        return tampering(f"{what}: a reply whose reason is not text")
+    if type(trace) is not str:
+        return tampering(f"{what}: a reply whose traceback is not text")
+    clock = reply.get("clock")
+    return Failure(verdict, _cut(reason, REASON_CHARS), _cut(trace, REASON_CHARS),
+                   clock if type(clock) is str and clock in POLICIES else None, cpu)
+
+
+def tampering(reason: str) -> Failure:
+    """The verdict for a forged or malformed reply: the bot's ``forbidden``."""
+    return Failure(Verdict.FORBIDDEN, f"{reason}: {TAMPERED}", tampered=True)
+
+
+def is_hello(frame: Any) -> bool:
+    """True if ``frame`` is the worker's greeting (sent before any bot code runs)."""
+    try:
+        message = wire.parse(frame)
+    except wire.WireError:
+        return False
+    return type(message) is dict and message.get("hello") is True
+
+
+def build_wire_object(name: Any, type_name: str, fields: dict[str, Any]) -> WireObject:
+    """The parent's stand-in for an object a bot returned (never an instance of the bot's class)."""
+    return WireObject(cls=name if type(name) is str else None, fields=fields,
+                      type_name=_cut(type_name, NAME_CHARS))
+
+
+def describe_wire_object(value: Any) -> tuple[str | None, str, Any] | None:
+    """How a parent's stand-in is sent back to a bot (see :func:`wire.encode_value`)."""
+    if isinstance(value, WireObject):
+        return value.cls, value.type_name or str(value.cls), value.fields
+    return None
+
+
+def _info(raw: Any) -> dict[str, Any]:
+    """The names a constructor's reply gives the bot: plain text, short; nothing else is kept."""
+    if type(raw) is not dict:
+        return {}
+    return {k: _cut(raw[k], NAME_CHARS) for k in INFO_NAMES if type(raw.get(k)) is str}
+
+
+def _seconds(raw: Any) -> float | None:
+    """A CPU time the worker reports, if it is one (a finite, non-negative number)."""
+    if type(raw) not in (int, float) or not math.isfinite(raw) or raw < 0:
+        return None
+    return float(raw)
+
+
+def _describe(value: Any) -> str:
+    """A short description of a value from a reply, computed without ever recursing into it."""
+    if value is None or type(value) in (bool, int):
+        return _cut(str(value), 20)
+    if type(value) is str:
+        return repr(_cut(value, 40))
+    return {list: "a list", dict: "an object", float: "a number"}.get(type(value), "an unknown value")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+__all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "describe_wire_object", "is_hello",
+           "read_reply", "tampering"]
