@@ -167,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = exc.__traceback__
         while where is not None and where.tb_next is not None:
             where = where.tb_next
-        at = f" at {Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}" if where is not None else ""
+        # Python 3.11 can leave tb_lineno None: the frame's line, else the function's first, never "None".
+        line = where and (where.tb_lineno or where.tb_frame.f_lineno or where.tb_frame.f_code.co_firstlineno)
+        at = f" at {Path(where.tb_frame.f_code.co_filename).name}:{line}" if where is not None else ""
         print(f"harness {args.command}: internal error: {type(exc).__name__}: {str(exc)[:300]}{at} "
               f"(a fault of the harness, not of your input; HARNESS_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 1

@@ -81,3 +81,41 @@ def test_frames_round_trip_and_respect_the_cap() -> None:
 def test_malformed_messages_are_errors_not_crashes(data: bytes) -> None:
     with pytest.raises(wire.WireError):
         wire.loads(data, build)
+
+
+def test_the_decoder_applies_the_encoder_s_caps_itself() -> None:
+    """What the other side could have sent past its own caps is refused here, never a RecursionError."""
+    def nested(depth: int, open_: str = "[", close: str = "]") -> bytes:
+        return (open_ * depth + "0" + close * depth).encode()
+
+    with pytest.raises(wire.WireError, match="deeper than 64"):
+        wire.loads(nested(700), build)
+    with pytest.raises(wire.WireError, match="deeper than 64"):
+        wire.loads(nested(400, '{"$t":[', "]}"), build)
+    with pytest.raises(wire.WireError, match="nested too deeply"):
+        wire.loads(nested(100_000), build)
+    assert wire.loads(nested(wire.MAX_DEPTH), build) is not None
+    with pytest.raises(wire.WireError, match="more than 200000 values"):
+        wire.loads(b"[" + b"0," * 200_000 + b"0]", build)
+    with pytest.raises(wire.WireError, match="256 bits"):
+        wire.loads(b"1" + b"0" * 4000, build)
+    with pytest.raises(wire.WireError, match="float inf"):
+        wire.loads(b"[1e999]", build)
+    for constant in (b"NaN", b"Infinity", b"-Infinity"):
+        with pytest.raises(wire.WireError, match="is not a number JSON allows"):
+            wire.parse(b'{"cpu": ' + constant + b"}")
+
+
+@pytest.mark.parametrize("data", [
+    b'{"$t": [1], "x": 2}', b'{"$o": "Obstacle", "type": 3, "f": {}}', b'{"$o": 1, "type": "t", "f": {}}',
+    b'{"$o": null, "type": "t", "f": []}', b'{"$d": [[{"$o": null, "type": "t", "f": {}}, 1]]}',
+    b'{"$d": [[{"$t": [[1]]}, 1]]}', b'{"$d": [[1, 2, 3]]}', b"\xff",
+])
+def test_malformed_tags_and_unsafe_keys_are_errors(data: bytes) -> None:
+    with pytest.raises(wire.WireError):
+        wire.loads(data, build)
+
+
+def test_plain_keys_are_kept() -> None:
+    data = wire.dumps({(1, ("a", None)): 2, 2.5: True})
+    assert wire.loads(data, build) == {(1, ("a", None)): 2, 2.5: True}

@@ -420,9 +420,9 @@ class Guard:
         original = _thread.start_new_thread
 
         def start_new_thread(function: Any, args: Any, kwargs: Any = None) -> int:
-            # The worker's own helper threads (started from its main thread) are not capped.
-            if guard.armed and threading.get_ident() != guard.main_ident \
-                    and _thread._count() >= guard.max_threads:
+            # Every thread counts, whichever thread starts it: bot code can end up on the worker's
+            # main thread too (a gc callback, a finalizer), and the worker starts none once armed.
+            if guard.armed and _thread._count() >= guard.max_threads:
                 guard.refuse(f"starting more than {guard.max_threads - 1} threads")
             return original(function, args, kwargs or {})
 

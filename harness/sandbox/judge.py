@@ -155,7 +155,8 @@ def _describe(value: Any) -> str:
 
 
 def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
+    """``text`` in at most ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 __all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "describe_wire_object", "is_hello",

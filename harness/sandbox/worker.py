@@ -19,8 +19,11 @@ object with a ``seq`` number that its reply echoes:
 * ``{"op": "quit"}``: exit.
 
 Every piece of bot code runs on one thread (the bot thread), and so does everything that can
-run bot code indirectly: encoding the answer, printing an exception, reading attributes,
-dropping the bot's objects. The main thread only moves plain values. The worker's own stop
+run bot code indirectly: decoding the arguments into bot API objects (built with
+``object.__new__``, never the class's own ``__new__``), encoding the answer, printing an
+exception, reading attributes, dropping the bot's objects. The main thread only moves plain
+values. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
+process and can subvert it; these rules give an honest bot's failures their clear verdicts. The worker's own stop
 (``func_timeout``) exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
 """
@@ -37,7 +40,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from types import FrameType, ModuleType, TracebackType
+from types import CodeType, FrameType, ModuleType, TracebackType
 from typing import Any
 
 # Bound now, before any bot code runs, so a bot that monkeypatches these modules cannot
@@ -45,6 +48,8 @@ from typing import Any
 _cpu_clock = time.process_time
 _wall_clock = time.perf_counter
 _exit = os._exit
+_current_frames = sys._current_frames
+_encode = json.JSONEncoder().encode  # the reply's envelope (a bot may replace json.dumps)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -75,12 +80,12 @@ def _plain(text: Any, limit: int = 300) -> str:
 
 
 class BotThread:
-    """The one thread that runs all of the bot's code, stoppable through ``func_timeout``.
+    """The one thread that runs all of the bot's code (a ``func_timeout`` ``StoppableThread``).
 
     A persistent thread costs a hand-off per call (about 20 us) where ``func_timeout()``
-    would start a new thread per call (about 130 us); two C-level queues make the hand-off;
-    the stop is ``func_timeout``'s own (``StoppableThread``: an asynchronous
-    ``FunctionTimedOut`` raised inside the bot's code).
+    would start a new thread per call (about 130 us); two C-level queues make the hand-off.
+    A call that runs out of time is not stopped from here (that would take a helper thread,
+    and every thread counts against the bot's cap): the parent kills the process.
     """
 
     def __init__(self, stoppable: type) -> None:
@@ -161,6 +166,7 @@ class Worker:
         self.player_path = ""
         self.code_dir = ""
         self.cls: type | None = None
+        self.cls_name = ""
         self.instance: Any = None
         self.wire_by_class: dict[type, str] = {}
         self.class_by_wire: dict[str, type] = {}
@@ -171,10 +177,11 @@ class Worker:
         """Send a reply; an already encoded answer (``"encoded"``) is spliced in, not re-encoded."""
         encoded = message.pop("encoded", None)
         try:
-            payload = json.dumps(message).encode()
-        except (TypeError, ValueError) as exc:
-            payload = json.dumps({"ok": False, "verdict": "harness_error", "seq": message.get("seq"),
-                                  "reason": f"the worker could not encode its reply: {exc}"}).encode()
+            payload = _encode(message).encode()
+        except (TypeError, ValueError) as exc:  # only a bot that tampered with the worker gets here
+            payload = _encode({"ok": False, "verdict": "forbidden", "seq": message.get("seq"),
+                               "reason": f"the worker could not encode its reply ({_plain(str(exc))}): "
+                                         f"the bot tampered with the worker"}).encode()
             encoded = None
         if encoded is not None:
             payload = payload[:-1] + b',"value":' + encoded + b"}"
@@ -203,7 +210,7 @@ class Worker:
         cls = self.class_by_wire.get(name) if isinstance(name, str) else None
         if cls is None:
             raise wire.WireError(f"the harness sent an unknown object type {type_name!r}")
-        obj = cls.__new__(cls)
+        obj = object.__new__(cls)  # never the class's own __new__: a bot may have replaced it
         for key, value in fields.items():
             object.__setattr__(obj, key, value)  # works for __slots__ and read-only views
         return obj
@@ -244,6 +251,7 @@ class Worker:
                     return {"ok": False, "verdict": "exception",
                             "reason": f"player.py defines no class {class_name}"}
                 self.cls = cls
+                self.cls_name = _plain(cls.__name__)  # here, on the bot thread: a metaclass may run code
                 methods = sorted(_plain(n, 200) for n in dir(cls)
                                  if type(n) is str and not n.startswith("_") and callable(getattr(cls, n, None)))
             except BaseException as exc:  # noqa: BLE001
@@ -254,29 +262,36 @@ class Worker:
         return self.run(job, request, "import of player.py")
 
     def call(self, request: dict[str, Any]) -> Reply:
+        """Run one call on the bot thread; its arguments are decoded there, and die there."""
         method = request["method"]
-        args = tuple(wire.decode_value(request["args"], self.build_object))
+        raw_args = request["args"]
         if self.cls is None:
             return {"ok": False, "verdict": "harness_error", "reason": "call before load"}
+
+        def decode() -> tuple[Any, ...]:
+            return tuple(wire.decode_value(raw_args, self.build_object))
+
         if method == "setattr":
-            name, value = args
+            name = raw_args[0] if type(raw_args) is list and raw_args and type(raw_args[0]) is str else "?"
 
             def set_job() -> Reply:
                 try:
-                    setattr(self.instance, name, value)
+                    target, value = decode()
+                    setattr(self.instance, target, value)
                 except BaseException as exc:  # noqa: BLE001
                     return self.describe(exc, f"setting {name}")
                 return {"ok": True, "value": None}
 
             return self.run(set_job, request, f"setting {name}")
         if method == "__init__":
-            what = f"{_plain(self.cls.__name__)}(...)"
+            what = f"{self.cls_name}(...)"
             cls = self.cls
 
             params, optional = request.get("params") or [], int(request.get("optional", 0))
 
             def init_job() -> Reply:
                 try:
+                    args = decode()  # here, on the bot thread
                     given = args
                     if optional:  # the game accepts shorter forms: pass what the class takes
                         arity = construct.choose_arity(cls, len(args), optional)
@@ -305,6 +320,7 @@ class Worker:
 
         def call_job() -> Reply:
             try:
+                args = decode()
                 bound = getattr(self.instance, method, None)
                 if not callable(bound):
                     return {"ok": False, "verdict": "exception",
@@ -321,7 +337,7 @@ class Worker:
                         "reason": f"{what} returned a structure too deep to encode"}
             except BaseException as exc:  # noqa: BLE001 - e.g. a property of the answer raised
                 return self.describe(exc, f"{what} (reading its answer)")
-            del value
+            del value, args
             self.flush()
             return {"ok": True, "encoded": encoded}
 
@@ -332,14 +348,20 @@ class Worker:
         limit = float(request["limit"])
         policy = request.get("policy", "wall")
         backstop = float(request.get("backstop", limit))
-        self.guard.take_violation()  # nothing from before this call counts against it ...
+        # The record is read (and so reset) before the call and after it. A refusal since the last
+        # call (a thread of the bot's, code it slipped onto this thread) is the bot's too: charged
+        # now, before any more of its code runs.
+        violation = self.guard.take_violation()
+        if violation is not None:
+            return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": 0.0}
         start = _cpu_clock()
         clock = self.executor.run(job, limit, policy, backstop)
         cpu = _cpu_clock() - start
-        violation = self.guard.take_violation()  # ... but anything during it does
+        violation = self.guard.take_violation()
         if clock:
-            where = self.where(None, sys._current_frames().get(self.executor.ident or -1))
-            self.executor.thread._stopThread(self.timed_out)
+            # Where it was stuck, then the reply: the parent kills the whole process on it (no
+            # stopper thread is started here: every thread counts against the bot's cap).
+            where = self.where(None, _current_frames().get(self.executor.ident or -1))
             if violation is not None:
                 return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu}
             if clock == "cpu":
@@ -398,15 +420,33 @@ class Worker:
         while tb is not None:
             code = tb.tb_frame.f_code
             if bot_file(code.co_filename):
-                found = (tb.tb_lineno, code.co_name, code.co_filename)
+                line = tb.tb_lineno if tb.tb_lineno is not None else tb.tb_frame.f_lineno
+                found = (line_of(code, tb.tb_lasti, line), code.co_name, code.co_filename)
             tb = tb.tb_next
         while found is None and frame is not None:
-            if bot_file(frame.f_code.co_filename):
-                found = (frame.f_lineno, frame.f_code.co_name, frame.f_code.co_filename)
+            code = frame.f_code
+            if bot_file(code.co_filename):
+                found = (line_of(code, frame.f_lasti, frame.f_lineno), code.co_name, code.co_filename)
             frame = frame.f_back
         if found is None:
             return ""
         return f" at {os.path.basename(found[2])} line {found[0]} in {_plain(found[1], 100)}"
+
+
+def line_of(code: CodeType, lasti: int, line: int | None) -> int:
+    """``line``, or when Python has none for the instruction at ``lasti`` the line of the nearest
+    instruction before it that has one (3.11 gives a loop's back edge no line), else the
+    function's first line: a place always names a real line of the bot's file.
+    """
+    if line is not None:
+        return line
+    best = code.co_firstlineno
+    for start, _end, number in code.co_lines():
+        if start > lasti:
+            break
+        if number is not None:
+            best = number
+    return best
 
 
 def _short(exc: BaseException) -> str:

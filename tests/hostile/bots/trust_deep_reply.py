@@ -1,0 +1,24 @@
+"""Raises the worker's depth cap and recursion limit in its own process; answers with a list nested 700 deep."""
+import sys
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        sys.modules["_harness_wire"].MAX_DEPTH = 10 ** 6
+        sys.setrecursionlimit(100_000)
+        a = step(spel)
+        for _ in range(700):
+            a = [a]
+        return a

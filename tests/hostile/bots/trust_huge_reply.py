@@ -1,0 +1,20 @@
+"""Raises the worker's size cap and answers with a 3 MB string."""
+import sys
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        sys.modules["__main__"].MAX_ANSWER_BYTES = 1 << 40
+        return "x" * 3_000_000

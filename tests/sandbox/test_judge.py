@@ -1,0 +1,92 @@
+"""The parent's reading of a reply frame (sandbox/judge.py), one forged field at a time.
+
+The end-to-end attacks (a bot forging these from inside its process) are in
+tests/hostile/test_trust.py; here every field the parent reads is checked on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from harness.games.base import WireObject
+from harness.record import Verdict
+from harness.sandbox import judge
+
+
+def read(message: Any, raw: bytes | None = None) -> judge.Answer | judge.Failure:
+    return judge.read_reply(raw if raw is not None else json.dumps(message).encode(), 7, "zet()")
+
+
+def test_an_answer_is_decoded_with_only_short_names_kept() -> None:
+    reply = read({"seq": 7, "ok": True, "value": [1, {"$t": [2]}], "cpu": 0.25,
+                  "info": {"playerName": "x" * 500, "version": 3, "evil": "y"}})
+    assert isinstance(reply, judge.Answer)
+    assert reply.value == [1, (2,)] and reply.cpu == 0.25
+    assert reply.info == {"playerName": "x" * 197 + "..."}
+
+
+@pytest.mark.parametrize("name", ["harness_error", "ok", "illegal_move", "cosmic_ray", None, 3, ["timeout"]])
+def test_a_verdict_the_worker_cannot_report_is_tampering(name: Any) -> None:
+    reply = read({"seq": 7, "ok": False, "verdict": name, "reason": "r"})
+    assert isinstance(reply, judge.Failure) and reply.tampered
+    assert reply.verdict is Verdict.FORBIDDEN
+    assert reply.reason.startswith("zet(): a reply that names the verdict ")
+    assert reply.reason.endswith(judge.TAMPERED)
+
+
+@pytest.mark.parametrize("verdict", sorted(v.value for v in judge.REPORTABLE))
+def test_a_reported_failure_is_believed_only_as_a_charge_to_the_bot(verdict: str) -> None:
+    reply = read({"seq": 7, "ok": False, "verdict": verdict, "reason": "why", "traceback": "tb", "clock": "cpu"})
+    assert isinstance(reply, judge.Failure) and not reply.tampered
+    assert reply.verdict.value == verdict and reply.verdict.charged
+    assert (reply.reason, reply.traceback, reply.clock) == ("why", "tb", "cpu")
+
+
+@pytest.mark.parametrize(("message", "reason"), [
+    ([1, 2], "a reply that is not an object"),
+    ({"ok": True, "value": 1}, r"a reply out of sequence \(seq None, expected 7\)"),
+    ({"seq": 6, "ok": True, "value": 1}, r"a reply out of sequence \(seq 6, expected 7\)"),
+    ({"seq": True, "ok": True, "value": 1}, r"a reply out of sequence \(seq True, expected 7\)"),
+    ({"seq": 7.0, "ok": True, "value": 1}, r"a reply out of sequence \(seq a number, expected 7\)"),
+    ({"seq": 7, "ok": 1, "value": 1}, "a reply whose 'ok' is not true or false"),
+    ({"seq": 7, "ok": True}, "a reply without an answer"),
+    ({"seq": 7, "ok": False, "verdict": "exception", "reason": ["x"]}, "a reply whose reason is not text"),
+    ({"seq": 7, "ok": False, "verdict": "exception", "traceback": {}}, "a reply whose traceback is not text"),
+])
+def test_a_reply_without_the_worker_s_shape_is_tampering(message: Any, reason: str) -> None:
+    reply = read(message)
+    assert isinstance(reply, judge.Failure) and reply.tampered and reply.verdict is Verdict.FORBIDDEN
+    assert re.match("zet\\(\\): " + reason, reply.reason), reply.reason
+
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    (b'{"seq": 7, "ok": true, "value": ' + b"[" * 700 + b"]" * 700 + b"}", "zet() returned answer nested deeper than 64 levels"),
+    (b'{"seq": 7, "ok": true, "value": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+     "zet() returned an answer that cannot be decoded (nested too deeply)"),
+    (b'{"seq": 7, "ok": true, "value": 1, "cpu": NaN}',
+     "zet() returned an answer that cannot be decoded (NaN is not a number JSON allows)"),
+    (b'{"seq": 7, "ok": true, "value": 1e999}', "zet() returned answer contains the float inf"),
+    (b'{"seq": 7, "ok": tru', "zet() returned an answer that cannot be decoded ("),
+])
+def test_an_answer_past_the_parent_s_caps_is_the_bot_s_bad_answer(raw: bytes, reason: str) -> None:
+    reply = read(None, raw)
+    assert isinstance(reply, judge.Failure) and not reply.tampered
+    assert reply.verdict is Verdict.BAD_ANSWER
+    assert reply.reason.startswith(reason), reply.reason
+
+
+@pytest.mark.parametrize("cpu", [-1, "0.5", True, 1e308 * 10, [0.1]])
+def test_a_cpu_figure_that_is_not_a_time_is_ignored(cpu: Any) -> None:
+    raw = json.dumps({"seq": 7, "ok": True, "value": None, "cpu": cpu}).replace("Infinity", "1e999").encode()
+    reply = read(None, raw)
+    assert isinstance(reply, judge.Answer) and reply.cpu is None
+
+
+def test_objects_become_the_parent_s_stand_ins() -> None:
+    reply = read({"seq": 7, "ok": True, "value": {"$o": "Obstacle", "type": "m." + "C" * 500, "f": {"x": 1}}})
+    assert isinstance(reply, judge.Answer) and isinstance(reply.value, WireObject)
+    assert reply.value.cls == "Obstacle" and reply.value.fields == {"x": 1} and len(reply.value.type_name) == 200
