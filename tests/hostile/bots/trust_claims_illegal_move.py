@@ -1,4 +1,4 @@
-"""Claims the verdicts only the referee or the parent may give: illegal_move, then ok as a failure."""
+"""Claims a verdict only the referee may give: every reply of the worker says illegal_move."""
 import json
 import sys
 
