@@ -137,41 +137,26 @@ def test_a_timeout_never_says_line_none(arena: Arena, no_leftovers: None) -> Non
     assert first < line <= first + 5, (line, source[line - 1])  # inside check_touch's loops
 
 
-def test_a_line_less_frame_falls_back_to_a_real_line() -> None:
-    """The worker's place finder: ``tb_lineno``/``f_lineno`` None falls back to the code's own table."""
-    import sys
-    import threading
-    import time
-
+def test_a_line_less_instruction_falls_back_to_a_real_line() -> None:
+    """The worker's place finder: an instruction without a line (``tb_lineno``/``f_lineno`` None)
+    gets the line of the nearest instruction before it that has one, inside the same function."""
     from harness.sandbox.worker import line_of
 
     namespace: dict[str, Any] = {}
     exec(compile(textwrap.dedent("""
-        def spin(grid, n, stop):
-            while not stop:
+        def spin(grid, n):
+            while True:
                 for r in range(n):
                     for c in range(n):
                         if grid[r][c] and r > c:
                             break
     """), "<spin>", "exec"), namespace)
-    stop: list[int] = []
-    thread = threading.Thread(target=namespace["spin"], args=([[0] * 30] * 30, 30, stop), daemon=True)
-    thread.start()
-    seen = set()
-    deadline = time.monotonic() + 10
-    try:
-        while time.monotonic() < deadline and None not in seen:
-            frame = sys._current_frames()[thread.ident]
-            seen.add(frame.f_lineno)
-            if frame.f_lineno is None:
-                assert line_of(frame.f_code, frame.f_lasti, None) in range(3, 8)
-            time.sleep(0.0005)
-    finally:
-        stop.append(1)
-        thread.join(5)
-    assert None in seen, "this interpreter always has a line: the fallback was not exercised"
     code = namespace["spin"].__code__
-    assert line_of(code, 0, 42) == 42  # a line that is there is kept
+    lineless = [start for start, _end, line in code.co_lines() if line is None and start > 0]
+    assert lineless, "Python 3.11 gives a loop's back edge no line: this interpreter does not"
+    for offset in lineless:
+        assert line_of(code, offset, None) in range(3, 8)  # a line of spin's body
+    assert line_of(code, lineless[0], 42) == 42  # a line that is there is kept
     assert line_of(code, 0, None) == code.co_firstlineno
 
 
