@@ -141,7 +141,7 @@ class BotProcess:
             os.close(req_r)
             os.close(rep_w)
         if self.limits.cgroups:
-            extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + func_timeout's stopper thread
+            extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
             memory = self.limits.memory_bytes + (self.limits.work_bytes if self.bwrap else 0) + (64 << 20)
             self.cgroup = BotCgroup.create(self.limits.max_tasks + extra, memory)
         assert self.proc.stdout is not None and self.proc.stderr is not None
