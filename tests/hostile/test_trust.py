@@ -15,6 +15,7 @@ not have the worker's shape is tampering: ``forbidden``.
 
 from __future__ import annotations
 
+import random
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,8 @@ from typing import Any
 import pytest
 
 from harness.config import load_config
-from harness.games import get_game
+from harness.games import game_names, get_game
+from harness.games.base import BadAnswer, WireObject
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
@@ -158,6 +160,44 @@ def test_a_line_less_instruction_falls_back_to_a_real_line() -> None:
         assert line_of(code, offset, None) in range(3, 8)  # a line of spin's body
     assert line_of(code, lineless[0], 42) == 42  # a line that is there is kept
     assert line_of(code, 0, None) == code.co_firstlineno
+
+
+def _odd_answers() -> list[Any]:
+    """Values a forged reply can decode into: every shape the wire carries, at odd sizes and types."""
+    deep: Any = 1
+    for _ in range(60):
+        deep = [deep]
+    plain = [None, True, False, 0, -1, 1, 2, 3, 10 ** 70, -10 ** 70, 1.5, -0.0, 1e308, "", "a", "\ud800", "x" * 10_000]
+    shapes = [[], (), {}, deep, {1: 2}, {"a": 1}, [[1, 2], [3, 4]], ((1, 2), (3, 4)), [(1, 2)], (1, 1, 1, 3),
+              (1, 2, "h"), [0, 0, 0, 0], [None, None], ("1", "2"), (True, False), [1.5, 2.5], [10 ** 70, 0]]
+    objects = [WireObject(None, {}, "m.X"), [WireObject(None, {}, "m.X")]]
+    for name in ("Obstacle", "Piece", "Board", "Spel"):
+        objects += [WireObject(name, {}, f"m.{name}"),
+                    WireObject(name, {"fromx": "1", "fromy": None, "tox": [1], "toy": 1e308, "color": 10 ** 70,
+                                      "position": -1, "id": (1,)}, f"m.{name}"),
+                    WireObject(name, {"fromx": 1, "fromy": 1, "tox": 1, "toy": 3}, f"m.{name}")]
+    return [*plain, *shapes, *[[v] for v in plain[:8]], *[(v, v) for v in plain[:8]], *objects]
+
+
+@pytest.mark.parametrize("game_name", game_names())
+def test_no_decodable_answer_makes_a_game_raise(game_name: str) -> None:
+    """An answer reaches the game's adapter, then its referee: odd ones are a verdict, never a fault.
+
+    An exception there would be a harness_error for both players, pushed by the bot's bytes.
+    """
+    game = get_game(game_name)
+    rules, rng = game.rules, random.Random(1)
+    state = rules.initial(rules.parse_settings({}), random.Random(1))
+    for _ in range(12):
+        if rules.is_over(state):
+            break
+        seat = rules.to_move(state)
+        for answer in _odd_answers():
+            move = game.adapter.decode(state, seat, answer)
+            if not isinstance(move, BadAnswer):
+                reason = rules.check(state, move)
+                assert reason is None or isinstance(reason, str)
+        state = rules.apply(state, rng.choice(list(rules.legal_moves(state))))
 
 
 def test_a_tampering_bot_is_disqualified_in_a_tournament(tmp_path: Path, no_leftovers: None) -> None:
