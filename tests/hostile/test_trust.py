@@ -3,8 +3,9 @@
 Each ``trust_*`` bot attacks the reply channel or the worker's own path from inside its process
 (a replaced ``json.dumps``, a raised cap of the worker, a forged frame, a hook on its bot API
 class, code on the worker's main thread). Each plays PriemSpel against the seed's basic
-strategy through real subprocesses, under bubblewrap where it works and in plain mode. Both
-verdicts are pinned (the legal opponent is always ``ok``), and nothing of the bot survives.
+strategy through real subprocesses, under bubblewrap where it works and in plain mode (a few
+also without cgroups). Both verdicts are pinned (the legal opponent is always ``ok``), and
+nothing of the bot survives.
 
 What the parent accepts from a child: an answer (decoded under its own depth, node and size
 caps: a failure is the bot's ``bad_answer``), or the report of a failure that charges the bot
@@ -93,7 +94,12 @@ CORPUS: dict[str, Case] = {
     "trust_nested_loop_timeout": Case(V.TIMEOUT, r"^zet\(\) did not return within 0\.5 s \(stuck at player\.py line \d+ in "
                                                  r"check_touch\)", limits={"grace": 3.0}),
 }
-MODES = {"auto": {}, "plain": {"isolation": "plain"}}
+MODES = {"auto": {}, "plain": {"isolation": "plain"}, "bare": {"isolation": "plain", "cgroups": False}}
+# Also without cgroups (a laptop): the guard's thread cap is then the only one, and the CPU figure
+# the worker reports is cross-checked with /proc only.
+BARE = ("trust_gc_threads", "trust_thread_chain", "trust_new_hook", "trust_claims_harness_error", "trust_nan_reply",
+        "trust_deep_reply")
+CASES = [(name, mode) for name in sorted(CORPUS) for mode in MODES if mode != "bare" or name in BARE]
 
 
 def play(arena: Arena, name: str, mode: str) -> Any:
@@ -109,8 +115,7 @@ def test_the_trust_corpus_is_complete() -> None:
     assert len(CORPUS) >= 12
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-@pytest.mark.parametrize("name", sorted(CORPUS))
+@pytest.mark.parametrize(("name", "mode"), CASES)
 def test_trust_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena, no_leftovers: None) -> None:
     case = CORPUS[name]
     record = play(arena, name, mode)
