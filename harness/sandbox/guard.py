@@ -192,7 +192,8 @@ class Guard:
         while frame is not None:
             if self.is_bot_file(frame.f_code.co_filename):
                 name = os.path.basename(frame.f_code.co_filename)
-                return f" ({name} line {frame.f_lineno} in {frame.f_code.co_name})"
+                line = frame.f_lineno or frame.f_code.co_firstlineno  # 3.11 can give None: never "line None"
+                return f" ({name} line {line} in {frame.f_code.co_name})"
             frame = frame.f_back  # type: ignore[assignment]
         return ""
 
