@@ -39,7 +39,7 @@ from tests.hostile.conftest import HOSTILE, REPO, Arena
 GAME = get_game("priemspel")
 BASIS = (REPO / "reference_players/priemspel/basis.py").read_bytes()
 SLOW = (HOSTILE.parent / "opponents" / "slow_basis.py").read_bytes()
-LIMITS = Limits(init=1.0, move=0.5)
+LIMITS = Limits(init=2.0, move=2.0)  # these bots attack the channel, not the clock: a busy machine must not matter
 V = Verdict
 TAMPER = r": the bot tampered with the harness's reply channel$"
 WHERE = r" \(player\.py line \d+ in \w+\)"
@@ -70,16 +70,16 @@ CORPUS: dict[str, Case] = {
     # the parent's clocks, not the child's word
     # (a long grace: the worker's late reply, not the parent's own deadline, is what is judged)
     "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) took \d\.\d+ s of wall-clock time, over the 0\.5 s limit$",
-                                 limits={"grace": 3.0}),
+                                 limits={"move": 0.5, "grace": 3.0}),
     # answers past the parent's own caps
     "trust_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
     "trust_deep_tuple_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
     "trust_very_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned an answer that cannot be decoded \(nested too deeply\)$"),
     # (encoding these takes the bot's process a while: a limit a loaded machine cannot break)
     "trust_wide_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer too large \(more than 200000 values\)$",
-                             limits={"move": 5.0}),
+                             limits={"move": 10.0}),
     "trust_huge_reply": Case(V.FORBIDDEN, r"^a reply frame of \d+ bytes, over the cap of \d+ bytes" + TAMPER,
-                             limits={"move": 5.0}),
+                             limits={"move": 10.0}),
     "trust_big_int": Case(V.BAD_ANSWER, r"^zet\(\) returned answer contains an integer with more than 256 bits$"),
     "trust_nan_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned an answer that cannot be decoded \(NaN is not a number JSON allows\)$"),
     # the worker's own path
@@ -92,7 +92,7 @@ CORPUS: dict[str, Case] = {
                                           + WHERE, limits={"pause": False}, slow_opponent=True),
     # reasons name a real place
     "trust_nested_loop_timeout": Case(V.TIMEOUT, r"^zet\(\) did not return within 0\.5 s \(stuck at player\.py line \d+ in "
-                                                 r"check_touch\)", limits={"grace": 3.0}),
+                                                 r"check_touch\)", limits={"move": 0.5, "grace": 3.0}),
 }
 MODES = {"auto": {}, "plain": {"isolation": "plain"}, "bare": {"isolation": "plain", "cgroups": False}}
 # Also without cgroups (a laptop): the guard's thread cap is then the only one, and the CPU figure
@@ -222,6 +222,7 @@ def test_a_tampering_bot_is_disqualified_in_a_tournament(tmp_path: Path, no_left
             settings: [{N: 5}]
             games: 1
             workers: 2
+            limits: {init: 5, move: 5, backstop: 4}  # the legal bots must stay ok on a busy machine
             awards: {policy: tiers, tiers: [{rank: 1, points: 3}]}
     """))
     job = load_config(config).resolve("rr")[0]
