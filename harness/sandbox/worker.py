@@ -23,8 +23,8 @@ run bot code indirectly: decoding the arguments into bot API objects (built with
 ``object.__new__``, never the class's own ``__new__``), encoding the answer, printing an
 exception, reading attributes, dropping the bot's objects. The main thread only moves plain
 values. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
-process and can subvert it; these rules give an honest bot's failures their clear verdicts. The worker's own stop
-(``func_timeout``) exists to say *where* a slow bot was stuck; the parent's kill is the
+process and can subvert it; these rules give an honest bot's failures their clear verdicts.
+The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
 """
 
