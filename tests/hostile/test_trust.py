@@ -69,7 +69,7 @@ CORPUS: dict[str, Case] = {
     "trust_forged_info": Case(V.OK, r"^$"),  # the parent keeps a short name and nothing else
     # the parent's clocks, not the child's word
     # (a long grace: the worker's late reply, not the parent's own deadline, is what is judged)
-    "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) took \d\.\d+ s of wall-clock time, over the 0\.5 s limit$",
+    "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) took \d\.\d+ s of wall-clock time, over the 0\.5 s limit( \(.* waiting for a CPU, not counted\))?$",
                                  limits={"move": 0.5, "grace": 3.0}),
     # answers past the parent's own caps
     "trust_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
