@@ -142,7 +142,8 @@ def test_the_extra_corpus_is_complete_and_the_whole_corpus_holds_100() -> None:
 
     files = {p.stem for p in (REPO / "tests/hostile/bots").glob("*.py")}
     assert set(EXTRA) <= files and not set(EXTRA) & set(CORPUS)
-    assert files == set(EXTRA) | set(CORPUS)
+    # text_*.py bots are pinned in test_bot_text.py, trust_*.py bots in test_trust.py
+    assert {f for f in files if not f.startswith(("text_", "trust_"))} == set(EXTRA) | set(CORPUS)
     assert len(files) >= 100, len(files)
 
 
