@@ -59,7 +59,7 @@ def measure(folder: Path) -> None:
     """In this process: what the leaderboard and the gradebook export do, timed."""
     from harness.config import Awards, Job, SubmissionRef
     from harness.sandbox.limits import Limits
-    from harness.tournament.export import gradebook_csv, leaderboard
+    from harness.tournament.export import feedback, gradebook_csv, gradescope, leaderboard
     from harness.tournament.schedule import load_entrants
     from harness.tournament.standings import standings
     from harness.tournament.store import open_readonly
@@ -68,21 +68,28 @@ def measure(folder: Path) -> None:
     job = Job(name="big", game="streky", format="round_robin", submissions=subs, reference=(), opponent=None,
               settings=({"cards": "course"},), games=1, seed=1, tournament=True, limits=Limits(), workers=1,
               awards=Awards("tiers", tiers=()), results=folder / "results" / "big")
+    from harness.tournament.results import JobResults, StoredGames
+
     started = time.perf_counter()
     roll = load_entrants(job)
-    with open_readonly(job.results) as store:
-        records = [r for _, r in store.records(light=True)]
-    read = time.perf_counter()
-    rows = standings(job.awards, roll.entrants, records, roll.absent)
-    ranked = time.perf_counter()
-    from harness.tournament.results import JobResults
+    keys: list[str] = []
 
-    results = JobResults(job, roll, rows, records, [], len(records), len(records))
-    text = leaderboard(results, "csv") + gradebook_csv(results)
+    def stream(store):  # as job_results does: one pass over light rows, folded as it goes
+        for key, record in store.records(light=True):
+            keys.append(key)
+            yield record
+
+    with open_readonly(job.results) as store:
+        rows = standings(job.awards, roll.entrants, stream(store), roll.absent)
+    ranked = time.perf_counter()
+    records = StoredGames(job.results, keys, light=True)
+    results = JobResults(job, roll, rows, records, keys, len(keys), len(keys))
+    text = leaderboard(results, "csv") + gradebook_csv(results) + json.dumps(gradescope([results]))
+    text += "".join(feedback([results]).values())
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    n = len(records)
-    print(f"{n} games: read {read - started:.1f} s, standings and ratings {ranked - read:.1f} s, "
+    n = len(keys)
+    print(f"{n} games: read, standings and ratings {ranked - started:.1f} s, "
           f"exports {done - ranked:.2f} s ({len(text)} bytes); {1000 * (done - started) / n:.3f} ms a game, "
           f"peak {peak:.0f} MB")
 

@@ -49,15 +49,18 @@ class Share:
 
 def win_counts(results: JobResults) -> list[Share]:
     """Games won by each bot (a shared first place counts as a share), over the games played."""
-    played = [r for r in results.records if not r.harness_fault]
+    played = 0
     wins: dict[str, float] = {e.login: 0.0 for e in results.roll.entrants}
-    for record in played:
+    for record in results.records:  # one game at a time: a large job's records stay in the store
+        if record.harness_fault:
+            continue
+        played += 1
         firsts = [i for i, p in enumerate(record.places) if p == 1] if record.places else (
             [record.winner] if record.winner is not None else [])
         for seat in firsts:
             login = record.players[seat].login
             wins[login] = wins.get(login, 0.0) + 1 / len(firsts)
-    return [Share(login, w, len(played)) for login, w in sorted(wins.items(), key=lambda kv: -kv[1])]
+    return [Share(login, w, played) for login, w in sorted(wins.items(), key=lambda kv: -kv[1])]
 
 
 @dataclass(frozen=True)

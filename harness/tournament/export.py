@@ -188,16 +188,19 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
 
     ``game`` is its number among the student's own games of the job, in the job's order: the
     number ``harness check`` gives the same game (with its seed and seat)."""
-    n = 0
-    for key, record in zip(results.keys, results.records):
-        for seat, p in enumerate(record.players):
-            n += p.login == login
-            if p.login == login and p.verdict.charged:
-                others = [q.login for q in record.players if q.login != login]
-                return {"game": n, "seed": record.seed, "seat": seat, "against": others, "verdict": p.verdict.value,
-                        "reason": p.reason, "replay": f"games/{key}.html", "traceback": p.traceback,
-                        "stdout": p.stdout, "stderr": p.stderr}
-    return None
+    if results.first_errors is None:  # one pass over the games for every student (they may be in the store)
+        found: dict[str, dict[str, Any]] = {}
+        counts: dict[str, int] = {}
+        for key, record in zip(results.keys, results.records):
+            for seat, p in enumerate(record.players):
+                counts[p.login] = n = counts.get(p.login, 0) + 1
+                if p.verdict.charged and p.login not in found:
+                    others = [q.login for q in record.players if q.login != p.login]
+                    found[p.login] = {"game": n, "seed": record.seed, "seat": seat, "against": others,
+                                      "verdict": p.verdict.value, "reason": p.reason, "replay": f"games/{key}.html",
+                                      "traceback": p.traceback, "stdout": p.stdout, "stderr": p.stderr}
+        results.first_errors = found
+    return results.first_errors.get(login)
 
 
 def student_text(results: JobResults, row: Row, *, private: bool) -> str:

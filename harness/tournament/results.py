@@ -7,7 +7,9 @@ games") and gives every student a row, with or without a usable submission.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from harness.config import Job
@@ -15,7 +17,34 @@ from harness.record import GameRecord
 from harness.tournament.battery import battery_rows
 from harness.tournament.schedule import Roll, load_entrants, make_tasks
 from harness.tournament.standings import Row, standings
-from harness.tournament.store import StoreError, open_readonly
+from harness.tournament.store import ResultsStore, StoreError, open_readonly
+
+
+class StoredGames(Collection[GameRecord]):
+    """A job's stored games, read again from its store at each pass instead of held in memory.
+
+    Iterating opens the store (read-only) and yields the games with the given keys one at a time,
+    in the order they finished; ``len`` is the number of keys. ``light`` records leave out the
+    moves (see :meth:`ResultsStore.records`). A game stored again since the keys were read (a
+    harness fault retried) is read as it is stored now.
+    """
+
+    def __init__(self, folder: Path, keys: list[str], light: bool) -> None:
+        self.folder, self.keys, self.light = folder, keys, light
+
+    def pairs(self) -> Iterator[tuple[str, GameRecord]]:
+        """(key, record) of every game, one at a time."""
+        with open_readonly(self.folder) as store:
+            yield from store.records(self.keys, light=self.light)
+
+    def __iter__(self) -> Iterator[GameRecord]:
+        return (record for _, record in self.pairs())
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __contains__(self, item: object) -> bool:
+        return any(record == item for record in self)
 
 
 @dataclass
@@ -25,13 +54,14 @@ class JobResults:
     job: Job
     roll: Roll
     rows: list[Row]
-    records: list[GameRecord]
+    records: Collection[GameRecord]  # a list, or the games read again from the store at each pass
     keys: list[str]  # the store's key of each record
     total: int  # games (or gradings) the job's schedule has
     done: int  # of which the store holds
     runs: list[dict[str, Any]] = field(default_factory=list)  # the job's history, oldest first
     round_robin: int = 0  # adaptive: the games the full round robin would play
     stopped: str = ""  # adaptive: why the schedule stopped ("settled", "budget", "exhausted"), or ""
+    first_errors: dict[str, dict[str, Any]] | None = field(default=None, repr=False)  # by login, once asked
 
     @property
     def complete(self) -> bool:
@@ -55,7 +85,9 @@ def job_results(job: Job, light: bool = False) -> JobResults:
 
     ``light`` records leave out the moves, transcripts and the output of players without a
     verdict against them (see :meth:`ResultsStore.records`): enough for standings and exports,
-    not for the report's replays.
+    not for the report's replays. The games are read in one pass that folds the standings as it
+    goes; ``records`` reads them again from the store when asked (:class:`StoredGames`), so
+    memory does not grow with the games' size, only with their number (one key each).
 
     :class:`StoreError` if the job has never been run.
     """
@@ -67,13 +99,21 @@ def job_results(job: Job, light: bool = False) -> JobResults:
         return adaptive_results(job, roll)
     tasks = make_tasks(job, roll)
     wanted = [t.key for t in tasks]
+    keys: list[str] = []
+    done = 0
+
+    def stream(store: ResultsStore) -> Iterator[GameRecord]:
+        nonlocal done
+        for key, record in store.records(wanted, light=True):
+            keys.append(key)
+            done += not record.harness_fault
+            yield record
+
     with open_readonly(job.results) as store:
-        pairs = list(store.records(wanted, light=light))
+        rows = standings(job.awards, roll.entrants, stream(store), roll.absent)
         runs = store.runs()
-    records = [r for _, r in pairs]
-    done = sum(1 for r in records if not r.harness_fault)
-    rows = standings(job.awards, roll.entrants, records, roll.absent)
-    return JobResults(job, roll, rows, records, [k for k, _ in pairs], len(tasks), done, runs)
+    records = StoredGames(job.results, keys, light)
+    return JobResults(job, roll, rows, records, keys, len(tasks), done, runs)
 
 
 def adaptive_results(job: Job, roll: Roll) -> JobResults:
@@ -96,4 +136,4 @@ def adaptive_results(job: Job, roll: Roll) -> JobResults:
                       round_robin=round_robin_games(job, roll), stopped=progress.stopped)
 
 
-__all__ = ["JobResults", "StoreError", "adaptive_results", "job_results"]
+__all__ = ["JobResults", "StoredGames", "StoreError", "adaptive_results", "job_results"]

@@ -77,33 +77,37 @@ def _charged(record: GameRecord) -> bool:
     return any(p.verdict.charged for p in record.players)
 
 
+def count(rows: dict[str, Row], record: GameRecord) -> None:
+    """Add one game to the per-bot counts (a game the harness failed adds nothing)."""
+    if record.harness_fault:
+        return
+    cut_short = _charged(record)
+    for seat, player in enumerate(record.players):
+        row = rows.get(player.login)
+        if row is None:  # the gauntlet's opponent is not on the leaderboard
+            continue
+        row.games += 1
+        row.bot_name = row.bot_name or player.bot_name
+        if record.winner == seat:
+            row.wins += 1
+        elif record.winner is None and not cut_short:
+            row.draws += 1
+        elif record.winner is not None or player.verdict.charged:
+            row.losses += 1  # (an opponent's verdict without a winner is no loss for this bot)
+        if seat < len(record.scores) and not cut_short:
+            row.score += record.scores[seat]
+        if player.verdict.charged:
+            row.verdicts_against += 1
+            if not row.reason:
+                row.reason = f"{player.verdict.value}: {player.reason}"
+        row.disqualified = row.verdicts_against > 0
+
+
 def tally(entrants: Sequence[Entrant], records: Iterable[GameRecord]) -> dict[str, Row]:
     """Per-bot counts over the records (games the harness failed are skipped)."""
     rows = {e.login: Row(e.login, e.reference) for e in entrants}
     for record in records:
-        if record.harness_fault:
-            continue
-        cut_short = _charged(record)
-        for seat, player in enumerate(record.players):
-            row = rows.get(player.login)
-            if row is None:  # the gauntlet's opponent is not on the leaderboard
-                continue
-            row.games += 1
-            row.bot_name = row.bot_name or player.bot_name
-            if record.winner == seat:
-                row.wins += 1
-            elif record.winner is None and not cut_short:
-                row.draws += 1
-            elif record.winner is not None or player.verdict.charged:
-                row.losses += 1  # (an opponent's verdict without a winner is no loss for this bot)
-            if seat < len(record.scores) and not cut_short:
-                row.score += record.scores[seat]
-            if player.verdict.charged:
-                row.verdicts_against += 1
-                if not row.reason:
-                    row.reason = f"{player.verdict.value}: {player.reason}"
-    for row in rows.values():
-        row.disqualified = row.verdicts_against > 0
+        count(rows, record)
     return rows
 
 
@@ -224,13 +228,25 @@ def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], confidence:
     rate(rows, index, races, weights, confidence)
 
 
-def standings(awards: Awards, entrants: Sequence[Entrant], records: Sequence[GameRecord],
+def standings(awards: Awards, entrants: Sequence[Entrant], records: Iterable[GameRecord],
               absent: Sequence[Absent] = (), by_rating: bool = False, confidence: float = 0.95) -> list[Row]:
     """The leaderboard rows, best first: ranked bots, then the disqualified, then the absent.
 
-    Ranked by score (then rating), or with ``by_rating`` by rating (then score)."""
-    rows = tally(entrants, records)
-    fit_ratings(rows, records, confidence)
+    Ranked by score (then rating), or with ``by_rating`` by rating (then score). ``records``
+    is read once, one game at a time (a generator over the store will do): the counts and the
+    rating's races are folded as it goes, so no game needs to stay in memory."""
+    rows = {e.login: Row(e.login, e.reference) for e in entrants}
+    index: dict[str, int] = {}
+    folded: dict[tuple[int, ...], float] = {}  # each distinct race once with its summed weight
+    for record in records:
+        count(rows, record)
+        races: list[tuple[int, ...]] = []
+        weights: list[float] = []
+        add_races(record, index, races, weights)
+        for race, weight in zip(races, weights):
+            folded[race] = folded.get(race, 0.0) + weight
+    # The likelihood is a weighted sum over races, so equal races summed give the same fit.
+    rate(rows, index, list(folded), list(folded.values()), confidence)
     for a in absent:
         rows[a.login] = Row(a.login, reason=a.reason, absent=True)
 

@@ -141,11 +141,14 @@ class ResultsStore:
         the output of players without a verdict against them), so holding every game of a large
         store stays small.
         """
-        rows = self._db.execute("SELECT key, record FROM games ORDER BY finished, key")
+        # Light: SQLite's JSON functions cut the moves out in C, so Python parses only the rest.
+        column = "json_remove(record, '$.moves', '$.transcript', '$.limits')" if light else "record"
+        rows = self._db.execute(f"SELECT key, {column} FROM games ORDER BY finished, key")
         wanted = set(keys) if keys is not None else None
+        shared: dict[str, str] = {}  # one copy of each login, digest and bot name over the whole store
         for key, text in rows:
             if wanted is None or key in wanted:
-                yield key, self._parse(key, text, light)
+                yield key, self._parse(key, text, light, shared)
 
     def found(self, keys: Iterable[str]) -> dict[str, GameRecord]:
         """The stored games (without a harness fault) among ``keys``, by key: one indexed query
@@ -160,7 +163,7 @@ class ResultsStore:
                 out[key] = self._parse(key, text)
         return out
 
-    def _parse(self, key: str, text: str, light: bool = False) -> GameRecord:
+    def _parse(self, key: str, text: str, light: bool = False, shared: dict[str, str] | None = None) -> GameRecord:
         try:
             data = json.loads(text)
             if light:
@@ -168,6 +171,9 @@ class ResultsStore:
                 for player in data["players"]:
                     if not Verdict(player["verdict"]).charged:
                         player["stdout"] = player["stderr"] = player["traceback"] = ""
+                    if shared is not None:  # every game repeats them: keep one copy
+                        for name in ("login", "sha256", "bot_name"):
+                            player[name] = shared.setdefault(player[name], player[name])
             return GameRecord.from_json(data)
         except (ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{self.path}: the stored game {key} is damaged ({type(exc).__name__}: "
