@@ -91,11 +91,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     all_results = _all_results(args)
     out = output_folder(args.out)
     public = True if args.public else None
+    replays: int | None | str = args.replays
+    if replays == "all":
+        replays = None
+    elif replays != "auto":
+        if not str(replays).isdigit():
+            raise UsageError(f"--replays {replays}: expected a number of games per bot, 'all' or 'auto'")
+        replays = int(str(replays))
     if len(all_results) == 1 and args.job == all_results[0].job.name:
-        print(build_job_site(all_results[0], out, public=public))
+        print(build_job_site(all_results[0], out, public=public, replays=replays))
         return 0
     for results in all_results:
-        build_job_site(results, out / results.job.name, public=public)
+        build_job_site(results, out / results.job.name, public=public, replays=replays)
     print(build_group_index(out, args.job, [(r, r.job.name) for r in all_results]))
     return 0
 
@@ -151,6 +158,9 @@ def register(sub: Any) -> None:
     report.add_argument("--out", required=True, help="the folder to write (index.html inside)")
     report.add_argument("--public", action="store_true",
                         help="leave out every bot's captured output and tracebacks (a report to publish)")
+    report.add_argument("--replays", default="auto", metavar="N|all|auto",
+                        help="replay pages for every game (all), or for N games of each bot plus its games with a "
+                             "verdict; auto (the default): all up to 10,000 games, else 20 per bot")
     report.set_defaults(func=cmd_report)
 
     status = sub.add_parser("status", help="a job's last run, how many of its games are stored, its last error")

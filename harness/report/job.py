@@ -122,12 +122,27 @@ def history_page(results: JobResults, out: Path, title: str) -> None:
         site_title=title, scripts=[], nav=[(title, "index.html")], runs=items, chart=chart))
 
 
-def build_job_site(results: JobResults, out: str | Path, *, public: bool | None = None) -> Path:
-    """Write the job's site into ``out``; returns its ``index.html``."""
+# Up to this many games a job's report has every replay by default; past it, a sample per bot.
+ALL_REPLAYS_UP_TO = 10_000
+SAMPLE_PER_BOT = 20
+
+
+def build_job_site(results: JobResults, out: str | Path, *, public: bool | None = None,
+                   replays: int | None | str = "auto") -> Path:
+    """Write the job's site into ``out``; returns its ``index.html``.
+
+    The games are read from the store one at a time (:func:`build_site`). ``replays``: a replay
+    page for every game (``None``), for a sample of that many games per bot plus its games with
+    a verdict (an int), or ``"auto"``: every game up to :data:`ALL_REPLAYS_UP_TO` games, else a
+    sample of :data:`SAMPLE_PER_BOT`.
+    """
     out = Path(out)
     job = results.job
     public = job.public if public is None else public
-    records = [scrubbed(r) for r in results.records] if public else results.records
+    if replays == "auto":
+        replays = None if len(results.records) <= ALL_REPLAYS_UP_TO else SAMPLE_PER_BOT
+    per_bot = replays if isinstance(replays, int) else None
+    records = (scrubbed(r) for r in results.records) if public else results.records
     title = f"{job.name} ({job.game})"
     banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
     rows = [r.to_json() for r in results.rows]
@@ -142,7 +157,7 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     index = build_site(out, title=title, records=records, leaderboard=rows,
                        game_ids=results.keys, job=job_items(results, public), banners=banners,
                        sections=analysis_blocks(results), public=public,
-                       links=[("history of the runs", "history.html")])
+                       links=[("history of the runs", "history.html")], replays=per_bot)
     history_page(results, out, title)
     return index
 

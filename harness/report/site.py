@@ -1,6 +1,8 @@
-"""The static site of a job: the leaderboard, one page per bot, one replay page per game.
+"""The static site of a job: the leaderboard, pages per bot, the games list, replay pages.
 
-Everything is plain files (open ``index.html`` from disk; no server, no network). One
+The games are read once, one at a time (:func:`build_site`); what the lists need of each is
+kept as a small summary and the lists are paged (:mod:`harness.report.listing`), so a job of
+180,000 games builds in bounded pages. Everything is plain files (open ``index.html`` from disk; no server, no network). One
 :class:`~harness.report.replay.FrameRenderer` is shared by all replays so positions that many
 games share are drawn once, and the Jinja templates are compiled once.
 """
@@ -11,22 +13,16 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.record import GameRecord
 from harness.report.html import environment, number, write_page
+from harness.report.listing import (PAGE_SIZE, ReplayChoice, Summary, bot_row, game_row, page_name, paged, pager,
+                                    summarise)
 from harness.report.replay import FrameRenderer, outcome_text, render_replay
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A game of the site: its id (the page ``games/<id>.html``) and record."""
-
-    id: str
-    record: GameRecord
 
 
 @dataclass(frozen=True)
@@ -50,17 +46,10 @@ COLUMNS: tuple[tuple[str, str, bool], ...] = (
 )
 
 
-def default_game_ids(records: Sequence[GameRecord]) -> list[str]:
+def default_game_ids(records: Iterable[GameRecord]) -> list[str]:
     """Stable ids: a digest of what makes a game (game, settings, seed, seats' logins and code)."""
-    ids: list[str] = []
     seen: Counter[str] = Counter()
-    for r in records:
-        blob = json.dumps([r.game, r.settings, r.seed, [[p.login, p.sha256] for p in r.players]],
-                          sort_keys=True, default=str)
-        base = hashlib.sha256(blob.encode()).hexdigest()[:12]
-        seen[base] += 1
-        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
-    return ids
+    return [_game_id(r, seen) for r in records]
 
 
 def bot_files(logins: Sequence[str]) -> dict[str, str]:
@@ -76,15 +65,6 @@ def bot_files(logins: Sequence[str]) -> dict[str, str]:
         used.add(safe.lower())
         names[login] = safe
     return names
-
-
-def result_of(record: GameRecord, seat: int) -> str:
-    """The game from one seat's side: ``win``, ``loss``, ``draw`` or ``no result``."""
-    if record.harness_fault:
-        return "no result"
-    if record.winner is None:
-        return "loss" if record.players[seat].verdict.charged else "draw"
-    return "win" if record.winner == seat else "loss"
 
 
 def _scalar(value: Any) -> str:
@@ -124,33 +104,20 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]], bot_href: Callable[[str
     return headers, body
 
 
-def _player_links(record: GameRecord, root: str, files: Mapping[str, str]) -> list[dict[str, Any]]:
-    return [{"login": p.login, "href": f"{root}bots/{files[p.login]}.html", "verdict": p.verdict.value,
-             "score": number(record.scores[i]) if i < len(record.scores) else ""}
-            for i, p in enumerate(record.players)]
+def _game_id(record: GameRecord, seen: Counter[str]) -> str:
+    """A stable id: a digest of what makes a game (game, settings, seed, seats' logins and code)."""
+    blob = json.dumps([record.game, record.settings, record.seed, [[p.login, p.sha256] for p in record.players]],
+                      sort_keys=True, default=str)
+    base = hashlib.sha256(blob.encode()).hexdigest()[:12]
+    seen[base] += 1
+    return base if seen[base] == 1 else f"{base}-{seen[base]}"
 
 
-def _games_by_bot(entries: Sequence[Entry], files: Mapping[str, str]) -> dict[str, list[dict[str, Any]]]:
-    """Each bot's games, from its side, in the order of the records; ``n`` is the game's number among
-    the bot's own games, the number ``harness check`` and the feedback files give it too."""
-    games: dict[str, list[dict[str, Any]]] = {login: [] for login in files}
-    for e in entries:
-        r = e.record
-        links = _player_links(r, "../", files)
-        scores = " : ".join(number(s) for s in r.scores)
-        for seat, p in enumerate(r.players):
-            games[p.login].append({
-                "n": len(games[p.login]) + 1, "href": f"../games/{e.id}.html", "seat": seat, "seed": r.seed,
-                "opponents": [o for o in links if o["login"] != p.login], "result": result_of(r, seat),
-                "scores": scores, "verdict": p.verdict.value, "reason": p.reason, "plies": r.plies,
-                "slowest": p.max_wall})
-    return games
-
-
-def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], leaderboard: list[dict[str, Any]],
-               job: dict[str, Any] | None = None, game_ids: Sequence[str] | None = None,
+def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord], leaderboard: list[dict[str, Any]],
+               job: dict[str, Any] | None = None, game_ids: Iterable[str] | None = None,
                banners: Sequence[str] = (), sections: Sequence[dict[str, Any]] = (), public: bool = False,
-               links: Sequence[tuple[str, str]] = ()) -> Path:
+               links: Sequence[tuple[str, str]] = (), replays: int | None = None,
+               page_size: int = PAGE_SIZE) -> Path:
     """Write the site into ``out_dir``; returns the path of its ``index.html``.
 
     ``leaderboard`` rows are dicts (``rank``, ``login``, ``bot_name``, ``games``, ``wins``,
@@ -160,61 +127,92 @@ def build_site(out_dir: str | Path, *, title: str, records: list[GameRecord], le
     pages; by default a digest of each game's identity does. ``banners`` are warnings shown on
     the front page (e.g. an incomplete job), ``sections`` extra tables and charts of the front
     page, ``links`` more pages of the site; ``public`` marks a site without the bots' output.
+
+    ``records`` (and ``game_ids``) are read once, one game at a time, so a generator over a
+    results store keeps memory to a small summary a game (:mod:`harness.report.listing`).
+    ``replays``: write replay pages for every game (``None``), or only for a sample of that
+    many games per bot plus as many of each of its verdicts (see :class:`ReplayChoice`). The
+    games lists have ``page_size`` games a page, linked page to page.
     """
     out = Path(out_dir)
-    ids = list(game_ids) if game_ids is not None else default_game_ids(records)
-    if len(ids) != len(records) or len(set(ids)) != len(ids):
-        raise ValueError("game_ids must give one distinct id per record")
-    entries = [Entry(re.sub(r"[^A-Za-z0-9_.-]", "_", str(i)), r) for i, r in zip(ids, records)]
-    if len({e.id for e in entries}) != len(entries):
-        raise ValueError("game_ids must stay distinct when made safe for file names")
-    logins = [str(r["login"]) for r in leaderboard] + [p.login for e in entries for p in e.record.players]
-    files = bot_files(logins)
     env = environment()
     common = {"site_title": title, "job": _job_items(job)}
-
+    choose = ReplayChoice(replays)
     renderer = FrameRenderer()
     nav_index = (title, "../index.html")
-    for e in entries:
-        nav = [nav_index, ("all games", "../games.html"),
-               *((p.login, f"../bots/{files[p.login]}.html") for p in e.record.players)]
-        write_page(out / "games" / f"{e.id}.html", render_replay(e.record, nav=nav, renderer=renderer, public=public))
+    files = bot_files([str(r["login"]) for r in leaderboard])
+    shared: dict[str, str] = {}
+    seen_ids: set[str] = set()
+    digests: Counter[str] = Counter()
+    ids = iter(game_ids) if game_ids is not None else None
+    summaries: list[Summary] = []
+    by_bot: dict[str, list[tuple[int, int]]] = {login: [] for login in files}  # (game index, seat)
+    for n, record in enumerate(records, start=1):
+        if ids is not None:
+            raw = next(ids, None)
+            if raw is None:
+                raise ValueError("game_ids must give one distinct id per record")
+            game_id = re.sub(r"[^A-Za-z0-9_.-]", "_", str(raw))
+            if game_id in seen_ids:
+                raise ValueError("game_ids must give one distinct id per record, "
+                                 "and stay distinct when made safe for file names")
+        else:
+            game_id = _game_id(record, digests)
+        seen_ids.add(game_id)
+        for login in dict.fromkeys(p.login for p in record.players):
+            if login not in files:
+                files.update(bot_files([*files, login]))
+                by_bot[login] = []
+        replay = choose(record)
+        if replay:
+            nav = [nav_index, ("all games", "../games.html"),
+                   *((p.login, f"../bots/{files[p.login]}.html") for p in record.players)]
+            write_page(out / "games" / f"{game_id}.html",
+                       render_replay(record, nav=nav, renderer=renderer, public=public))
+        summary = summarise(n, game_id, record, outcome_text(record), replay, shared)
+        for seat, player in enumerate(summary.seats):
+            by_bot[player.login].append((len(summaries), seat))
+        summaries.append(summary)
+    if ids is not None and next(ids, None) is not None:
+        raise ValueError("game_ids must give one distinct id per record")
 
     rows_by_login = {str(r["login"]): r for r in leaderboard}
     bot_page = env.get_template("bot.html.j2")
-    by_bot = _games_by_bot(entries, files)
     for login, stem in files.items():
-        games = by_bot[login]
-        verdicts = Counter(g["verdict"] for g in games)
-        write_page(out / "bots" / f"{stem}.html", bot_page.render(
-            **common, scripts=["sort.js"], nav=[nav_index], login=login, row=rows_by_login.get(login),
-            games=games, verdicts=sorted(verdicts.items()),
-            results=Counter(g["result"] for g in games)))
+        played = by_bot[login]
+        verdicts = Counter(summaries[i].seats[seat].verdict for i, seat in played)
+        results = Counter(summaries[i].seats[seat].result for i, seat in played)
+        for page, pages, part in paged(played, page_size):
+            write_page(out / "bots" / page_name(stem, page), bot_page.render(
+                **common, scripts=["sort.js"], nav=[nav_index], login=login, row=rows_by_login.get(login),
+                games=[bot_row(summaries[i], seat, files, k)
+                       for k, (i, seat) in enumerate(part, start=(page - 1) * page_size + 1)], played=len(played),
+                verdicts=sorted(verdicts.items()), results=results, paging=pager(stem, page, pages)))
 
-    listing = [{"n": n, "id": e.id, "href": f"games/{e.id}.html", "players": _player_links(e.record, "", files),
-                "outcome": outcome_text(e.record), "plies": e.record.plies, "seed": e.record.seed,
-                "end": e.record.end, "settings": json.dumps(e.record.requested, sort_keys=True)}
-               for n, e in enumerate(entries, start=1)]
-    write_page(out / "games.html", env.get_template("games.html.j2").render(
-        **common, scripts=["sort.js"], nav=[(title, "index.html")], games=listing))
+    games_page = env.get_template("games.html.j2")
+    kept = sum(s.replay for s in summaries)
+    for page, pages, part in paged(summaries, page_size):
+        write_page(out / page_name("games", page), games_page.render(
+            **common, scripts=["sort.js"], nav=[(title, "index.html")], games=[game_row(s, "", files) for s in part],
+            total=len(summaries), replays=kept, paging=pager("games", page, pages)))
 
     headers, body = leaderboard_table(leaderboard, lambda login: f"bots/{files[login]}.html")
-    charged = sum(p.verdict.charged for e in entries for p in e.record.players)
-    faults = sum(e.record.harness_fault for e in entries)
     index = out / "index.html"
     # "bots" counts the leaderboard's rows (not a gauntlet's opponent, which has no row).
     write_page(index, env.get_template("index.html.j2").render(
-        **common, scripts=["sort.js"], nav=[], headers=headers, body=body, games=len(entries),
-        bots=len(leaderboard) or len(files), charged=charged, faults=faults, banners=list(banners), sections=list(sections),
-        links=list(links)))
-    _remove_stale(out / "games", {f"{e.id}.html" for e in entries})
-    _remove_stale(out / "bots", {f"{stem}.html" for stem in files.values()})
+        **common, scripts=["sort.js"], nav=[], headers=headers, body=body, games=len(summaries),
+        bots=len(leaderboard) or len(files), charged=sum(s.charged for s in summaries), faults=sum(s.fault for s in summaries),
+        replays=kept, banners=list(banners), sections=list(sections), links=list(links)))
+    _remove_stale(out, {page_name("games", p) for p in range(1, len(summaries) // page_size + 2)}, "games*.html")
+    _remove_stale(out / "games", {f"{s.id}.html" for s in summaries if s.replay})
+    _remove_stale(out / "bots", {page_name(stem, p) for login, stem in files.items()
+                                 for p in range(1, len(by_bot[login]) // page_size + 2)})
     return index
 
 
-def _remove_stale(folder: Path, keep: set[str]) -> None:
+def _remove_stale(folder: Path, keep: set[str], pattern: str = "*.html") -> None:
     """Delete pages of an earlier build that this build did not write (games no longer in the job)."""
-    for page in folder.glob("*.html"):
+    for page in folder.glob(pattern):
         if page.name not in keep:
             page.unlink()
 

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from harness.tournament.results import JobResults
+from harness.tournament.results import JobResults, light_records
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -51,7 +51,7 @@ def win_counts(results: JobResults) -> list[Share]:
     """Games won by each bot (a shared first place counts as a share), over the games played."""
     played = 0
     wins: dict[str, float] = {e.login: 0.0 for e in results.roll.entrants}
-    for record in results.records:  # one game at a time: a large job's records stay in the store
+    for record in light_records(results):  # one game at a time: a large job's records stay in the store
         if record.harness_fault:
             continue
         played += 1
@@ -92,7 +92,7 @@ def seat_advantage(results: JobResults) -> list[SeatRow]:
     """First- vs second-seat wins per settings set (as the job gave it, not each game's resolved
     one) and unordered pair of bots (both seatings)."""
     counts: dict[tuple[str, tuple[str, str]], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for record in results.records:
+    for record in light_records(results):
         if record.harness_fault or len(record.players) != 2:
             continue
         pair = tuple(sorted(p.login for p in record.players))

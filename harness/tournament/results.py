@@ -47,6 +47,12 @@ class StoredGames(Collection[GameRecord]):
         return any(record == item for record in self)
 
 
+def light_records(results: JobResults) -> Collection[GameRecord]:
+    """The job's games for a pass that reads no moves: read light from the store when stored."""
+    records = results.records
+    return StoredGames(records.folder, records.keys, True) if isinstance(records, StoredGames) else records
+
+
 @dataclass
 class JobResults:
     """A job's stored games (or gradings) of its current schedule, and the standings they give."""
@@ -136,4 +142,4 @@ def adaptive_results(job: Job, roll: Roll) -> JobResults:
                       round_robin=round_robin_games(job, roll), stopped=progress.stopped)
 
 
-__all__ = ["JobResults", "StoredGames", "StoreError", "adaptive_results", "job_results"]
+__all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "adaptive_results", "job_results"]
