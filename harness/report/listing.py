@@ -67,10 +67,11 @@ def summarise(n: int, game_id: str, record: GameRecord, outcome: str, replay: bo
     def one(text: str) -> str:
         return shared.setdefault(text, text)
 
-    seats = tuple(Seat(one(p.login), one(p.verdict.value), p.reason, number(record.scores[i]) if i < len(record.scores)
-                       else "", one(result_of(record, i)), p.max_wall)
+    seats = tuple(Seat(one(p.login), one(p.verdict.value), one(p.reason),
+                       one(number(record.scores[i])) if i < len(record.scores) else "", one(result_of(record, i)),
+                       p.max_wall)
                   for i, p in enumerate(record.players))
-    return Summary(n, game_id, record.seed, seats, outcome, record.plies, one(record.end),
+    return Summary(n, game_id, record.seed, seats, one(outcome), record.plies, one(record.end),
                    one(json.dumps(record.requested, sort_keys=True)), replay,
                    sum(p.verdict.charged for p in record.players), record.harness_fault)
 

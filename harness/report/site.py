@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -104,6 +105,9 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]], bot_href: Callable[[str
     return headers, body
 
 
+SEATS = 64  # more seats than any game has: a bot's games are kept as game index * SEATS + seat
+
+
 def _game_id(record: GameRecord, seen: Counter[str]) -> str:
     """A stable id: a digest of what makes a game (game, settings, seed, seats' logins and code)."""
     blob = json.dumps([record.game, record.settings, record.seed, [[p.login, p.sha256] for p in record.players]],
@@ -146,7 +150,8 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     digests: Counter[str] = Counter()
     ids = iter(game_ids) if game_ids is not None else None
     summaries: list[Summary] = []
-    by_bot: dict[str, list[tuple[int, int]]] = {login: [] for login in files}  # (game index, seat)
+    # Each bot's games as game index * SEATS + seat, in a compact array (two entries a game).
+    by_bot: dict[str, array[int]] = {login: array("q") for login in files}
     for n, record in enumerate(records, start=1):
         if ids is not None:
             raw = next(ids, None)
@@ -162,7 +167,7 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
         for login in dict.fromkeys(p.login for p in record.players):
             if login not in files:
                 files.update(bot_files([*files, login]))
-                by_bot[login] = []
+                by_bot[login] = array("q")
         replay = choose(record)
         if replay:
             nav = [nav_index, ("all games", "../games.html"),
@@ -171,7 +176,7 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
                        render_replay(record, nav=nav, renderer=renderer, public=public))
         summary = summarise(n, game_id, record, outcome_text(record), replay, shared)
         for seat, player in enumerate(summary.seats):
-            by_bot[player.login].append((len(summaries), seat))
+            by_bot[player.login].append(len(summaries) * SEATS + seat)
         summaries.append(summary)
     if ids is not None and next(ids, None) is not None:
         raise ValueError("game_ids must give one distinct id per record")
@@ -180,13 +185,13 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     bot_page = env.get_template("bot.html.j2")
     for login, stem in files.items():
         played = by_bot[login]
-        verdicts = Counter(summaries[i].seats[seat].verdict for i, seat in played)
-        results = Counter(summaries[i].seats[seat].result for i, seat in played)
+        verdicts = Counter(summaries[g // SEATS].seats[g % SEATS].verdict for g in played)
+        results = Counter(summaries[g // SEATS].seats[g % SEATS].result for g in played)
         for page, pages, part in paged(played, page_size):
             write_page(out / "bots" / page_name(stem, page), bot_page.render(
                 **common, scripts=["sort.js"], nav=[nav_index], login=login, row=rows_by_login.get(login),
-                games=[bot_row(summaries[i], seat, files, k)
-                       for k, (i, seat) in enumerate(part, start=(page - 1) * page_size + 1)], played=len(played),
+                games=[bot_row(summaries[g // SEATS], g % SEATS, files, k)
+                       for k, g in enumerate(part, start=(page - 1) * page_size + 1)], played=len(played),
                 verdicts=sorted(verdicts.items()), results=results, paging=pager(stem, page, pages)))
 
     games_page = env.get_template("games.html.j2")
