@@ -179,6 +179,8 @@ CASES = [
      ["--format", "'xml'"]),
     ("report --out an existing file", ".", ["report", "good", "--config", "clean.yaml", "--out", "a-file.txt"], 2,
      ["harness report:", "--out a-file.txt", "is a file"]),
+    ("report --replays not a number", ".", ["report", "good", "--config", "clean.yaml", "--out", "site",
+                                            "--replays", "many"], 2, ["harness report:", "--replays many"]),
     ("export --out in a missing folder", ".",
      ["export", "good", "--config", "clean.yaml", "--out", "missing/dir/file.csv"], 2,
      ["harness export:", "missing/dir/file.csv", "does not exist"]),

@@ -88,9 +88,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from harness.report.job import build_group_index, build_job_site
 
-    all_results = _all_results(args)
-    out = output_folder(args.out)
-    public = True if args.public else None
     replays: int | None | str = args.replays
     if replays == "all":
         replays = None
@@ -98,6 +95,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if not str(replays).isdigit():
             raise UsageError(f"--replays {replays}: expected a number of games per bot, 'all' or 'auto'")
         replays = int(str(replays))
+    all_results = _all_results(args)
+    out = output_folder(args.out)
+    public = True if args.public else None
     if len(all_results) == 1 and args.job == all_results[0].job.name:
         print(build_job_site(all_results[0], out, public=public, replays=replays))
         return 0

@@ -105,6 +105,7 @@ def leaderboard_table(rows: Sequence[Mapping[str, Any]], bot_href: Callable[[str
     return headers, body
 
 
+UNSAFE = re.compile(r"[^A-Za-z0-9_.-]")  # what a page's file name may not hold
 SEATS = 64  # more seats than any game has: a bot's games are kept as game index * SEATS + seat
 
 
@@ -157,7 +158,9 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
             raw = next(ids, None)
             if raw is None:
                 raise ValueError("game_ids must give one distinct id per record")
-            game_id = re.sub(r"[^A-Za-z0-9_.-]", "_", str(raw))
+            game_id = str(raw)
+            if UNSAFE.search(game_id):  # (else the key itself: one string shared with the caller's list)
+                game_id = UNSAFE.sub("_", game_id)
             if game_id in seen_ids:
                 raise ValueError("game_ids must give one distinct id per record, "
                                  "and stay distinct when made safe for file names")
