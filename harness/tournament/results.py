@@ -102,7 +102,7 @@ def job_results(job: Job, light: bool = False) -> JobResults:
         graded = battery_rows(job, roll)
         return JobResults(job, roll, graded.rows, [], [], graded.total, graded.done, graded.runs)
     if job.format == "adaptive":
-        return adaptive_results(job, roll)
+        return adaptive_results(job, roll, light)
     tasks = make_tasks(job, roll)
     wanted = [t.key for t in tasks]
     keys: list[str] = []
@@ -122,19 +122,26 @@ def job_results(job: Job, light: bool = False) -> JobResults:
     return JobResults(job, roll, rows, records, keys, len(tasks), done, runs)
 
 
-def adaptive_results(job: Job, roll: Roll) -> JobResults:
+def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
     """An adaptive job's standings: its waves replayed from the store (see
     :mod:`harness.tournament.adaptive`), ranked by rating, each student's interval flagged when
     it still straddles an award tier's boundary."""
     from harness.tournament.adaptive import Planner, round_robin_games
 
+    keys: list[str] = []
+
+    def stream(store: ResultsStore, wanted: set[str]) -> Iterator[GameRecord]:
+        for key, record in store.records(wanted, light=True):  # one pass, as job_results does
+            if not record.harness_fault:
+                keys.append(key)
+                yield record
+
     with open_readonly(job.results) as store:
         progress = next(Planner(job, roll).walk(store.found))
-        found = store.found(progress.keys)
         runs = store.runs()
-    keys = [k for k in progress.keys if k in found]
-    records = [found[k] for k in keys]
-    rows = standings(job.awards, roll.entrants, records, roll.absent, by_rating=True, confidence=job.confidence)
+        rows = standings(job.awards, roll.entrants, stream(store, set(progress.keys)), roll.absent,
+                         by_rating=True, confidence=job.confidence)
+    records = StoredGames(job.results, keys, light)
     for row in rows:
         row.near_boundary = row.login in progress.unsettled and not row.reference and not row.absent
     total = progress.games + len(progress.pending)
