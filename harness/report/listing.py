@@ -115,7 +115,18 @@ def pager(stem: str, page: int, pages: int) -> dict[str, Any]:
     return {"page": page, "pages": pages,
             "prev": page_name(stem, page - 1) if page > 1 else "",
             "next": page_name(stem, page + 1) if page < pages else "",
-            "all": [(p, page_name(stem, p)) for p in range(1, pages + 1)] if pages > 1 else []}
+            "all": [(p, page_name(stem, p) if p else "") for p in window(page, pages)] if pages > 1 else []}
+
+
+def window(page: int, pages: int, around: int = 4) -> list[int]:
+    """The page numbers a pager shows: the first, the last, and those near ``page``; 0 marks a gap."""
+    shown = sorted({1, pages, *range(max(1, page - around), min(pages, page + around) + 1)})
+    out: list[int] = []
+    for p in shown:
+        if out and p > out[-1] + 1:
+            out.append(0)
+        out.append(p)
+    return out
 
 
 def paged(items: Sequence[Any], size: int = PAGE_SIZE) -> Iterator[tuple[int, int, Sequence[Any]]]:

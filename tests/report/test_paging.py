@@ -126,3 +126,14 @@ def test_ids_left_over_are_an_error(tmp_path: Path, games: dict[str, GameRecord]
         build_site(tmp_path, title="t", records=[games["clean"]], leaderboard=[], game_ids=["a", "b"])
     with pytest.raises(ValueError, match="one distinct id per record"):
         build_site(tmp_path, title="t", records=[games["clean"], games["hostile"]], leaderboard=[], game_ids=["a"])
+
+
+def test_a_long_pager_shows_the_ends_and_the_pages_near() -> None:
+    from harness.report.listing import pager, window
+
+    assert window(1, 3) == [1, 2, 3]
+    assert window(90, 180) == [1, 0, 86, 87, 88, 89, 90, 91, 92, 93, 94, 0, 180]
+    assert window(2, 180)[:7] == [1, 2, 3, 4, 5, 6, 0]
+    links = pager("games", 90, 180)
+    assert (links["prev"], links["next"]) == ("games-89.html", "games-91.html")
+    assert links["all"][0] == (1, "games.html") and links["all"][1] == (0, "")
