@@ -189,13 +189,19 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     for login, stem in files.items():
         played = by_bot[login]
         verdicts = Counter(summaries[g // SEATS].seats[g % SEATS].verdict for g in played)
+        first: dict[str, str] = {}  # each verdict against the bot: its first game's replay (always kept)
+        for g in played:
+            game, verdict = summaries[g // SEATS], summaries[g // SEATS].seats[g % SEATS].verdict
+            if verdict != "ok" and verdict not in first and game.replay:
+                first[verdict] = f"../games/{game.id}.html"
         results = Counter(summaries[g // SEATS].seats[g % SEATS].result for g in played)
         for page, pages, part in paged(played, page_size):
             write_page(out / "bots" / page_name(stem, page), bot_page.render(
                 **common, scripts=["sort.js"], nav=[nav_index], login=login, row=rows_by_login.get(login),
                 games=[bot_row(summaries[g // SEATS], g % SEATS, files, k)
                        for k, g in enumerate(part, start=(page - 1) * page_size + 1)], played=len(played),
-                verdicts=sorted(verdicts.items()), results=results, paging=pager(stem, page, pages)))
+                verdicts=[(v, c, first.get(v, "")) for v, c in sorted(verdicts.items())], results=results,
+                paging=pager(stem, page, pages)))
 
     games_page = env.get_template("games.html.j2")
     kept = sum(s.replay for s in summaries)

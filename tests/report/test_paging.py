@@ -106,6 +106,9 @@ def test_a_replay_sample_keeps_every_bots_first_failure(tmp_path: Path, games: d
     assert sum(row[-1] == "watch" for row in rows) == len(kept)
     assert sum(row[-1] == "not kept" for row in rows) == len(pairs) - len(kept)
     assert f"{len(kept)} of them with a replay" in (tmp_path / "games.html").read_text()
+    # A bot's page links the first game of each verdict against it, whichever page lists that game.
+    assert '<a href="../games/hostile-0.html">first</a>' in (tmp_path / "bots/mallory.html").read_text()
+    assert '<a href="../games/bad_answer-0.html">first</a>' in (tmp_path / "bots/wrong.html").read_text()
     for page in tmp_path.rglob("*.html"):
         check_page(page)  # no link to a replay that was not written
 
