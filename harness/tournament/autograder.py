@@ -261,7 +261,8 @@ def _play(config: Path, name: str, seconds: float, log: Path) -> tuple[int | Non
         # refused run would tell the student nothing; calls are judged by CPU time, which a slow
         # container does not inflate.
         proc = subprocess.Popen([sys.executable, "-m", "harness", "run", name, "--config", str(config), "--quiet",
-                                 "--workers", "1", "--no-self-check"], stdout=subprocess.DEVNULL, stderr=err, stdin=subprocess.DEVNULL,
+                                 "--workers", "1", "--no-self-check"], stdout=subprocess.DEVNULL, stderr=err,
+                                stdin=subprocess.DEVNULL,
                                 cwd=config.parent, start_new_session=True)
         try:
             code: int | None = proc.wait(timeout=max(1.0, seconds))

@@ -106,4 +106,5 @@ def test_a_group_leaderboard_is_one_csv_with_the_job_first(played: Path) -> None
 
 def test_a_roster_with_the_lms_columns_still_gives_the_logins(played: Path) -> None:
     job = load_config(played).jobs["grading"]
-    assert job.roster == ("ann", "ben", "cat", "dave", "eve", "zoe") and job.roster_file == played.parent / "students.csv"
+    assert job.roster == ("ann", "ben", "cat", "dave", "eve", "zoe")
+    assert job.roster_file == played.parent / "students.csv"
