@@ -190,17 +190,39 @@ exit 0
 """
 
 
+def _validate(name: str, body: dict[str, Any], files: dict[str, Path]) -> None:
+    """Load the bundled job as the run will (one submission, the bundled bots): :class:`BundleError` if
+    it cannot grade one submission (a round robin without reference players, say)."""
+    from harness.config import ConfigError, load_config
+
+    with tempfile.TemporaryDirectory(prefix="harness-bundle-check-") as tmp:
+        work = Path(tmp)
+        for bundled, path in files.items():
+            (work / bundled).parent.mkdir(parents=True, exist_ok=True)
+            (work / bundled).symlink_to(path)
+        (work / "submissions" / LOGIN).mkdir(parents=True)
+        config = work / "tournaments.yaml"
+        config.write_text(yaml.safe_dump({"jobs": {name: {**body, "submissions": "submissions"}}}), encoding="utf-8")
+        try:
+            load_config(config).resolve(name)
+        except ConfigError as exc:
+            problem = str(exc).split(": ", 2)[-1]
+            raise BundleError(f"{name} cannot grade one submission at a time: {problem}") from None
+
+
 def build_bundle(job: Job, out: Path, *, budget: float = DEFAULT_BUDGET, memory_mb: int = DEFAULT_MEMORY_MB,
                  visibility: str = "visible") -> list[str]:
     """Write the autograder zip for ``job`` to ``out``; returns the notes on what the bundle changes."""
     body, files, notes = bundled_job(job, memory_mb)
+    _validate(job.name, body, files)
     settings = {"job": job.name, "budget": budget, "visibility": visibility, "notes": notes}
     packages = sorted(set(job.limits.packages))
     requirements = " ".join(DISTRIBUTIONS.get(p, p) for p in packages)
     with tempfile.TemporaryDirectory(prefix="harness-bundle-") as tmp:
         wheel = build_wheel(Path(tmp))
         document = {"autograder": settings, "jobs": {job.name: body}}
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        part = out.with_name(out.name + ".part")  # no half-written bundle under the real name
+        with zipfile.ZipFile(part, "w", zipfile.ZIP_DEFLATED) as z:
             def script(name: str, text: str) -> None:
                 info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
                 info.external_attr = (0o100755 << 16)  # executable, as Gradescope runs them
@@ -219,6 +241,7 @@ def build_bundle(job: Job, out: Path, *, budget: float = DEFAULT_BUDGET, memory_
                         z.write(f, f"{name}/{f.relative_to(path)}")
                 else:
                     z.write(path, name)
+        part.replace(out)
     return notes
 
 

@@ -177,3 +177,27 @@ def test_the_global_time_budget_still_writes_a_result_with_the_reason(installed:
     assert "The grading stopped after" in test["output"] and "of 40 games" in test["output"]
     assert "the grading stops after 4 s" in results["output"]
     assert results["execution_time"] < 60
+
+
+def test_a_job_that_cannot_grade_one_submission_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "subs" / "ann").mkdir(parents=True)
+    (tmp_path / "subs" / "ann" / "player.py").write_bytes(BASIS.read_bytes())
+    (tmp_path / "subs" / "ben").mkdir()
+    (tmp_path / "subs" / "ben" / "player.py").write_bytes(BASIS.read_bytes())
+    (tmp_path / "tournaments.yaml").write_text("""
+jobs:
+  tour: {game: priemspel, format: round_robin, submissions: subs, games: 1}
+  grading: {game: priemspel, format: gauntlet, submissions: subs, opponent: reference_players/priemspel/basis.py}
+  both: {jobs: [tour, grading]}
+""")
+    for args, problem in [
+        (("tour", "--out", "a.zip"), "harness autograder: tour cannot grade one submission at a time: too few bots "
+                                     "for this format (found 1 submissions and 0 reference players; PriemSpel needs 2)"),
+        (("both", "--out", "a.zip"), "harness autograder: both is a group: an autograder grades one job (name one of "
+                                     "tour, grading)"),
+        (("grading", "--out", "a.tar"), "harness autograder: --out a.tar: Gradescope takes a .zip file"),
+        (("grading", "--out", "no/a.zip"), "harness autograder: --out no/a.zip: the folder no does not exist"),
+    ]:
+        done = harness(tmp_path, "autograder", *args)
+        assert (done.returncode, done.stderr.strip()) == (2, problem)
+        assert not (tmp_path / "a.zip").exists()
