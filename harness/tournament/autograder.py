@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -331,6 +332,13 @@ def _failure(reason: str, elapsed: float, visibility: str, about: str = "") -> d
                        "visibility": "visible"}]}
 
 
+def _for_one_student(text: str) -> str:
+    """The export's text without what means nothing for one submission graded alone: its rank among
+    the students (always 1) and "points may still change" (the run is over, finished or not)."""
+    lines = [line for line in text.splitlines() if not line.startswith("(The job is incomplete")]
+    return "\n".join(re.sub(r"; rank \d+;", ";", line) for line in lines)
+
+
 def grade(root: Path, source: Path) -> dict[str, Any]:
     """Play the bundled job on ``root/submission``; the ``results.json`` document, whatever happens."""
     from harness.config import load_config
@@ -380,7 +388,7 @@ def grade(root: Path, source: Path) -> dict[str, Any]:
         passed = (not results.incomplete and not row.absent and not row.disqualified
                   and test["score"] >= test["max_score"])
         test["status"] = "passed" if passed else "failed"
-        test["output"] = test["output"].replace(str(work / "submissions" / LOGIN), "your submission")
+        test["output"] = _for_one_student(test["output"]).replace(str(work / "submissions" / LOGIN), "your submission")
         score = min(sum(t["score"] for t in document["tests"]), sum(t["max_score"] for t in document["tests"]))
         document.pop("max_score", None)  # not a field of Gradescope's format: the tests' max_score sum up
         document.update({"score": score, "execution_time": round(elapsed), "visibility": visibility,
