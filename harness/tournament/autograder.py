@@ -63,23 +63,24 @@ class BundleError(ValueError):
 
 
 # ---- building the bundle (the instructor's machine) ---------------------------------------
-def source_tree() -> Path:
-    """The harness's source checkout (the folder with its ``pyproject.toml``); :class:`BundleError` if
-    the harness was installed from a wheel (there is nothing to build a wheel from)."""
+def source_tree() -> Path | None:
+    """The harness's source checkout (the folder with its ``pyproject.toml``; an editable install),
+    or None when the harness was installed from a wheel."""
     import harness
 
     root = Path(harness.__file__).resolve().parents[1]
     project = root / "pyproject.toml"
-    if not project.is_file() or 'name = "bot-harness"' not in project.read_text(encoding="utf-8"):
-        raise BundleError(f"the harness in {root} is not a source checkout (no pyproject.toml of bot-harness): "
-                          "install it from its repository (pip install -e .) to build an autograder")
-    return root
+    if project.is_file() and 'name = "bot-harness"' in project.read_text(encoding="utf-8"):
+        return root
+    return None
 
 
 def build_wheel(dest: Path) -> Path:
-    """A wheel of the harness, built by pip from a clean copy of the source tree (a stale ``build/``
-    folder in the checkout must not ride along)."""
+    """A wheel of the harness: built by pip from a clean copy of the source checkout (a stale
+    ``build/`` folder in it must not ride along), else repacked from the installed files."""
     root = source_tree()
+    if root is None:
+        return repack_installed(dest)
     with tempfile.TemporaryDirectory(prefix="harness-wheel-") as tmp:
         copy = Path(tmp) / "src"
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
@@ -96,6 +97,40 @@ def build_wheel(dest: Path) -> Path:
     if not wheels:
         raise BundleError("pip built no wheel of the harness")
     return wheels[-1]
+
+
+def repack_installed(dest: Path) -> Path:
+    """A wheel of the installed harness, from the files its installation recorded (the inverse of
+    pip's install: the package files and the metadata, with a fresh ``RECORD``; see the wheel
+    format, https://packaging.python.org/en/latest/specifications/binary-distribution-format/)."""
+    import base64
+    import hashlib
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution("bot-harness")
+    except metadata.PackageNotFoundError:
+        raise BundleError("the harness is neither a source checkout nor an installed distribution") from None
+    info = f"bot_harness-{dist.version}.dist-info"
+    tag = next((line.split(":", 1)[1].strip() for line in (dist.read_text("WHEEL") or "").splitlines()
+                if line.startswith("Tag:")), "py3-none-any")
+    skip = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}  # written by the installer, not the wheel
+    wheel = dest / f"bot_harness-{dist.version}-{tag}.whl"
+    record = []
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in dist.files or []:
+            parts = f.parts
+            if parts[0] == ".." or "__pycache__" in parts or (parts[0].endswith(".dist-info") and f.name in skip):
+                continue
+            data = Path(str(f.locate())).read_bytes()
+            name = "/".join((info, *parts[1:])) if parts[0].endswith(".dist-info") else "/".join(parts)
+            z.writestr(name, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{name},sha256={digest},{len(data)}")
+        z.writestr(f"{info}/RECORD", "\n".join([*record, f"{info}/RECORD,,"]) + "\n")
+    if not any(r.startswith("harness/cli.py,") for r in record):
+        raise BundleError(f"the installed harness lists no files of its own ({dist.locate_file('')})")
+    return wheel
 
 
 def raw_job(job: Job) -> dict[str, Any]:

@@ -88,6 +88,34 @@ jobs:
     return root
 
 
+def test_an_installed_harness_bundles_a_wheel_of_itself(installed: Path, tmp_path: Path) -> None:
+    """`pip install .` (CI, an instructor's machine) has no source tree: the wheel is repacked from
+    the installed files, and holds the same files as the one pip built from the checkout."""
+    course = tmp_path
+    (course / "subs").mkdir()
+    (course / "tournaments.yaml").write_text("jobs:\n  g: {game: priemspel, format: gauntlet, submissions: subs, "
+                                             "opponent: reference_players/priemspel/basis.py}\n")
+    done = subprocess.run([str(installed / "harness-venv/bin/harness"), "autograder", "g", "--out", "b.zip"],
+                          cwd=course, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+
+    def wheel_files(zip_path: Path) -> tuple[str, set[str]]:
+        with zipfile.ZipFile(zip_path) as bundle:
+            [name] = [n for n in bundle.namelist() if n.startswith("wheels/")]
+            (tmp_path / "w.whl").write_bytes(bundle.read(name))
+        with zipfile.ZipFile(tmp_path / "w.whl") as wheel:
+            return name, {n for n in wheel.namelist() if not n.endswith("/RECORD")}
+
+    built = next((installed / "source" / "wheels").glob("*.whl"))
+    name, repacked = wheel_files(course / "b.zip")
+    assert name == f"wheels/{built.name}"
+    with zipfile.ZipFile(built) as wheel:
+        assert repacked == {n for n in wheel.namelist() if not n.endswith("/RECORD")}
+    with zipfile.ZipFile(tmp_path / "w.whl") as wheel:
+        record = wheel.read(next(n for n in wheel.namelist() if n.endswith("/RECORD"))).decode()
+    assert "harness/tournament/autograder.py,sha256=" in record and "INSTALLER" not in record
+
+
 def grade(root: Path, files: dict[str, bytes] | None, source: Path | None = None) -> dict[str, Any]:
     """Run the bundle's run_autograder on ``files`` (None: no submission folder at all)."""
     shutil.rmtree(root / "submission", ignore_errors=True)
