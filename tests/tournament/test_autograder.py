@@ -231,3 +231,14 @@ jobs:
         done = harness(tmp_path, "autograder", *args)
         assert (done.returncode, done.stderr.strip()) == (2, problem)
         assert not (tmp_path / "a.zip").exists()
+
+
+def test_a_broken_bundle_still_writes_a_result_that_blames_the_autograder(installed: Path, tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    shutil.copytree(installed / "source", source)
+    (source / "bots" / "strategie.py").unlink()  # the job's opponent is gone
+    results = grade(installed, {"player.py": BASIS.read_bytes()}, source=source)
+    test = check_format(results)
+    assert (results["score"], test["status"]) == (0.0, "failed")
+    assert test["output"].startswith("The autograder is broken (ConfigError: ")
+    assert "no such file: " in test["output"] and "not a verdict against your bot" in test["output"]
