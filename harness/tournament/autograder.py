@@ -204,6 +204,8 @@ fi
 [ -n "$PY" ] || {{ echo "setup.sh: the harness needs Python 3.11 or later" >&2; exit 1; }}
 # HARNESS_VENV_OPTIONS: e.g. --system-site-packages, to install offline from packages already there.
 "$PY" -m venv ${{HARNESS_VENV_OPTIONS:-}} "$ROOT/{venv}"
+# The harness itself into the venv even if a copy is visible from outside it, then what it needs.
+"$ROOT/{venv}/bin/python" -m pip install --quiet --no-deps --force-reinstall "$HERE"/wheels/*.whl
 "$ROOT/{venv}/bin/python" -m pip install --quiet "$HERE"/wheels/*.whl {requirements}
 "$ROOT/{venv}/bin/python" -m harness --version
 """
