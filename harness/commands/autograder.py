@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.cli import UsageError, positive, seconds
 from harness.commands._jobs import add_config, jobs_of, output_file
+from harness.tournament.autograder import DEFAULT_BUDGET, DEFAULT_MEMORY_MB
 
 
 def cmd_autograder(args: argparse.Namespace) -> int:
@@ -40,10 +41,12 @@ def register(sub: Any) -> None:
     p.add_argument("job", help="a job of the jobs file (a gauntlet, SemBasic or a round robin with reference players)")
     add_config(p)
     p.add_argument("--out", required=True, help="the .zip file to write")
-    p.add_argument("--budget", type=seconds, default=540.0, metavar="SECONDS",
-                   help="stop the grading after this long and report it (default 540: Gradescope stops at 600)")
-    p.add_argument("--memory-mb", type=positive, default=256, metavar="MB",
-                   help="memory per bot, if less than the job's (default 256: the default container has 768 MB)")
+    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help=f"stop the grading after this long and report it (default {DEFAULT_BUDGET:g}: Gradescope "
+                        "stops at 600)")
+    p.add_argument("--memory-mb", type=positive, default=DEFAULT_MEMORY_MB, metavar="MB",
+                   help=f"memory per bot, if less than the job's (default {DEFAULT_MEMORY_MB}: the default "
+                        "container has 768 MB)")
     p.add_argument("--visibility", choices=["visible", "after_due_date", "after_published", "hidden"],
                    default="visible", help="when students see their results (Gradescope's visibility)")
     p.set_defaults(func=cmd_autograder)
