@@ -56,7 +56,7 @@ def read_roster(path: Path) -> list[Person]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
-        raise RosterError(f"cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+        raise RosterError(f"cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
     rows = [row for row in csv.reader(io.StringIO(text)) if row and row[0].strip() and not row[0].startswith("#")]
     columns = {"login": 0}
     if rows and any(_field(cell) == "login" for cell in rows[0]):
