@@ -347,16 +347,18 @@ def describe(job: Job, settings: dict[str, Any]) -> str:
     against = {"gauntlet": f"against {job.opponent.stem if job.opponent else 'the reference player'}",
                "round_robin": "against every reference player, both seatings",
                "shuffled": "at tables with the reference players",
-               "sembasic": "the SemBasic checks (no games)"}[job.format]
+               "sembasic": "with the SemBasic checks (the interface, expand_player, expand_obstacles)"}[job.format]
     try:
         isolation = "bubblewrap (no network, no files but its own)" if use_bwrap("auto") else \
             "a plain process with resource limits (this container does not allow bubblewrap)"
     except Exception:  # noqa: BLE001 - only a description
         isolation = "the harness's sandbox"
-    lines = [f"Graded by the job {job.name} ({job.spec.title}, {job.format}) {against}, "
-             f"{len(job.settings)} setting(s) x {job.games} seed(s).",
+    games = "" if job.format == "sembasic" else f", {len(job.settings)} setting(s) x {job.games} seed(s)"
+    checks = "your answers are compared with the referee's" if job.format == "sembasic" else \
+        "the referee checks every move"
+    lines = [f"Graded by the job {job.name} ({job.spec.title}, {job.format}) {against}{games}.",
              f"Judged: every call of your bot, {limits_text(job.limits, job.spec)}; "
-             f"each bot runs as {isolation}; the referee checks every move.",
+             f"each bot runs as {isolation}; {checks}.",
              f"Sized for {CONTAINER}: one game at a time; the grading stops after {settings['budget']:g} s."]
     lines += [f"Note: {n}." for n in settings.get("notes", [])]
     return "\n".join(lines)

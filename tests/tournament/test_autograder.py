@@ -242,3 +242,19 @@ def test_a_broken_bundle_still_writes_a_result_that_blames_the_autograder(instal
     assert (results["score"], test["status"]) == (0.0, "failed")
     assert test["output"].startswith("The autograder is broken (ConfigError: ")
     assert "no such file: " in test["output"] and "not a verdict against your bot" in test["output"]
+
+
+def test_a_sembasic_bundle_gives_its_points_part_by_part(installed: Path, tmp_path: Path) -> None:
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "tournaments.yaml").write_text("jobs:\n  basic: {game: quoridor, format: sembasic, submissions: subs}\n")
+    done = harness(tmp_path, "autograder", "basic", "--out", "basic.zip")
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "basic.zip") as z:
+        z.extractall(tmp_path / "source")
+    source = (REPO / "submissions/quoridor/no_path_check/player.py").read_bytes()
+    results = grade(installed, {"player.py": source}, source=tmp_path / "source")
+    test = check_format(results)
+    assert (test["name"], test["score"], test["max_score"], test["status"]) == ("basic", 1.0, 2.0, "failed")
+    assert test["output"].startswith("basic: 1 of 2 points (expand_obstacles: ")
+    assert "with the SemBasic checks" in results["output"] and "seed" not in results["output"]
+    assert "leaderboard" not in results  # SemBasic ranks no one
