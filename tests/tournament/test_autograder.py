@@ -258,3 +258,21 @@ def test_a_sembasic_bundle_gives_its_points_part_by_part(installed: Path, tmp_pa
     assert test["output"].startswith("basic: 1 of 2 points (expand_obstacles: ")
     assert "with the SemBasic checks" in results["output"] and "seed" not in results["output"]
     assert "leaderboard" not in results  # SemBasic ranks no one
+
+
+def test_a_bot_cannot_write_its_own_results(installed: Path) -> None:
+    """The bot knows where Gradescope reads the results; what it writes there never survives."""
+    forged = '{"score": 100, "tests": [], "output": "forged"}'
+    source = BASIS.read_text().replace("    def __init__(self, name):\n", f"""    def __init__(self, name):
+        for path in ({str(installed / "results" / "results.json")!r}, {str(installed / "forged.json")!r}):
+            try:
+                with open(path, "w") as f:
+                    f.write({forged!r})
+            except OSError:
+                pass
+""", 1)
+    assert source != BASIS.read_text()
+    results = grade(installed, {"player.py": source.encode()})
+    test = check_format(results)
+    assert results["score"] in (0.0, 2.0) and "forged" not in results["output"]
+    assert not (installed / "forged.json").exists()  # the bot sees nothing of the grader's files
