@@ -54,27 +54,28 @@ def job_maximum(results: JobResults) -> float:
     return 2.0 if results.job.format == "sembasic" else max_points(results.job.awards)
 
 
-def people(all_results: Sequence[JobResults]) -> tuple[dict[str, Person], list[str]]:
-    """Every login of the jobs (their rosters' and their students') with its identity, and the
-    logins no roster lists (each keeps a row: ``Person(login)``)."""
+def people(all_results: Sequence[JobResults]) -> tuple[dict[str, Person], list[str], list[str]]:
+    """Every login of the jobs (their rosters' and their students') with its identity, the logins
+    no roster lists (each keeps a row: ``Person(login)``), and the rosters that could not be read."""
     known: dict[str, Person] = {}
+    unreadable = []
     for res in all_results:
         if res.job.roster_file is not None:
             try:
                 for p in read_roster(res.job.roster_file):
                     known.setdefault(p.login, p)
-            except RosterError:  # the job was validated with it; a file changed since is only a warning
-                pass
+            except RosterError as exc:  # valid when the job was read; changed since
+                unreadable.append(f"{res.job.name}: the roster {res.job.roster_file} {exc}")
     logins = sorted({*known, *(r.login for res in all_results for r in students(res))})
     missing = [login for login in logins if login not in known]
-    return {login: known.get(login, Person(login)) for login in logins}, missing
+    return {login: known.get(login, Person(login)) for login in logins}, missing, unreadable
 
 
-def _missing_warning(missing: list[str], how: str) -> list[str]:
+def _warnings(missing: list[str], unreadable: list[str], how: str) -> list[str]:
     if not missing:
-        return []
+        return unreadable
     shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
-    return [f"{len(missing)} login(s) not on a roster: {shown}; their rows carry the login only ({how})"]
+    return [*unreadable, f"{len(missing)} login(s) not on a roster: {shown}; their rows carry the login only ({how})"]
 
 
 def _points(all_results: Sequence[JobResults]) -> dict[str, dict[str, float]]:
@@ -95,7 +96,7 @@ def _cell(text: str) -> str:
 
 def canvas_csv(all_results: Sequence[JobResults]) -> Gradebook:
     """Canvas's gradebook import: identity columns, one column per job, the Points Possible row."""
-    who, missing = people(all_results)
+    who, missing, unreadable = people(all_results)
     points = _points(all_results)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -104,14 +105,14 @@ def canvas_csv(all_results: Sequence[JobResults]) -> Gradebook:
     for login, p in who.items():
         writer.writerow([_cell(p.name or login), p.canvas_id, p.student_id, p.sis_login_id or login, p.section,
                          *(f"{points[res.job.name].get(login, 0.0):g}" for res in all_results)])
-    return Gradebook(out.getvalue(), _missing_warning(missing, "Canvas matches them by SIS Login ID"),
+    return Gradebook(out.getvalue(), _warnings(missing, unreadable, "Canvas matches them by SIS Login ID"),
                      ["in Canvas: Grades > Import; a job's column creates its assignment, or updates the one "
                       "of that name"])
 
 
 def moodle_csv(all_results: Sequence[JobResults]) -> Gradebook:
     """Moodle's CSV grade import: the identifier, one grade column per job, one feedback column per job."""
-    who, missing = people(all_results)
+    who, missing, unreadable = people(all_results)
     points = _points(all_results)
     header, key = next(((h, k) for h, k in MOODLE_IDENTIFIERS if all(getattr(p, k) for p in who.values())),
                        MOODLE_IDENTIFIERS[-1])
@@ -128,7 +129,7 @@ def moodle_csv(all_results: Sequence[JobResults]) -> Gradebook:
                             else f"{res.job.name}: no submission.")
         writer.writerow([getattr(p, key), _cell(p.name or login),
                          *(f"{points[res.job.name].get(login, 0.0):g}" for res in all_results), *feedback])
-    return Gradebook(out.getvalue(), _missing_warning(missing, f"Moodle matches them by {header.lower()}"),
+    return Gradebook(out.getvalue(), _warnings(missing, unreadable, f"Moodle matches them by {header.lower()}"),
                      [f"in Moodle's import, map from {header!r} to {header if key != 'login' else 'Username'}, "
                       "each job's column to its grade item and each 'Feedback for' column to that item's feedback"])
 
