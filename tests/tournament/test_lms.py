@@ -108,3 +108,18 @@ def test_a_roster_with_the_lms_columns_still_gives_the_logins(played: Path) -> N
     job = load_config(played).jobs["grading"]
     assert job.roster == ("ann", "ben", "cat", "dave", "eve", "zoe")
     assert job.roster_file == played.parent / "students.csv"
+
+
+def test_a_roster_broken_after_the_jobs_were_read_is_a_warning_and_no_row_is_lost(played: Path) -> None:
+    results = job_results(load_config(played).jobs["grading"])  # read with the roster as it was
+    (played.parent / "students.csv").write_text("login\n")
+    try:
+        book = canvas_csv([results])
+        done = harness(played, "export", "grading", "--format", "canvas")
+    finally:
+        (played.parent / "students.csv").write_text(ROSTER)
+    assert book.warnings[0] == f"grading: the roster {played.parent / 'students.csv'} lists no logins (one per line, " \
+                               "or a CSV file with a 'login' column)"
+    assert "7 login(s) not on a roster" in book.warnings[1] and len(table(book.text)) == 2 + 7
+    # Read now, the jobs file itself refuses the job: one line, exit code 2.
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "students.csv lists no logins" in done.stderr
