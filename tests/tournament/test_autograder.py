@@ -273,6 +273,6 @@ def test_a_bot_cannot_write_its_own_results(installed: Path) -> None:
 """, 1)
     assert source != BASIS.read_text()
     results = grade(installed, {"player.py": source.encode()})
-    test = check_format(results)
-    assert results["score"] in (0.0, 2.0) and "forged" not in results["output"]
+    test = check_format(results)  # the harness's own document, with its one test
+    assert results["score"] == test["score"] in (0.0, 2.0) and "forged" not in results["output"]
     assert not (installed / "forged.json").exists()  # the bot sees nothing of the grader's files
