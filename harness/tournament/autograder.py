@@ -347,7 +347,8 @@ def describe(job: Job, settings: dict[str, Any]) -> str:
     against = {"gauntlet": f"against {job.opponent.stem if job.opponent else 'the reference player'}",
                "round_robin": "against every reference player, both seatings",
                "shuffled": "at tables with the reference players",
-               "sembasic": "with the SemBasic checks (the interface, expand_player, expand_obstacles)"}[job.format]
+               "sembasic": "with the SemBasic checks (the interface, expand_player, expand_obstacles)",
+               }.get(job.format, "against the reference players")
     try:
         isolation = "bubblewrap (no network, no files but its own)" if use_bwrap("auto") else \
             "a plain process with resource limits (this container does not allow bubblewrap)"
