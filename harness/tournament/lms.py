@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness.roster import Person, RosterError, read_roster
+from harness.text import cell
 from harness.tournament.export import student_text, students
 from harness.tournament.results import JobResults
 from harness.tournament.standings import max_points
@@ -88,10 +89,9 @@ def _points(all_results: Sequence[JobResults]) -> dict[str, dict[str, float]]:
 
 
 def _cell(text: str) -> str:
-    """A cell that a spreadsheet shows as text: one line, control characters escaped, no formula."""
-    text = " / ".join(line.strip() for line in text.splitlines() if line.strip())
-    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    """A cell that a spreadsheet shows as text: the lines joined with " / ", then :func:`harness.text.cell`
+    (valid Unicode, control characters escaped, no formula)."""
+    return cell(" / ".join(part.strip() for part in text.splitlines() if part.strip()))
 
 
 def canvas_csv(all_results: Sequence[JobResults]) -> Gradebook:
