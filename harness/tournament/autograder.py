@@ -347,15 +347,16 @@ def describe(job: Job, settings: dict[str, Any]) -> str:
     against = {"gauntlet": f"against {job.opponent.stem if job.opponent else 'the reference player'}",
                "round_robin": "against every reference player, both seatings",
                "shuffled": "at tables with the reference players",
-               "sembasic": "with the SemBasic checks (the interface, expand_player, expand_obstacles)",
                }.get(job.format, "against the reference players")
+    if job.is_battery and job.spec.battery is not None:
+        against = f"with the {job.spec.battery.title} checks ({', '.join(('interface', *job.spec.battery.parts))})"
     try:
         isolation = "bubblewrap (no network, no files but its own)" if use_bwrap("auto") else \
             "a plain process with resource limits (this container does not allow bubblewrap)"
     except Exception:  # noqa: BLE001 - only a description
         isolation = "the harness's sandbox"
-    games = "" if job.format == "sembasic" else f", {len(job.settings)} setting(s) x {job.games} seed(s)"
-    checks = "your answers are compared with the referee's" if job.format == "sembasic" else \
+    games = "" if job.is_battery else f", {len(job.settings)} setting(s) x {job.games} seed(s)"
+    checks = "your answers are compared with the referee's" if job.is_battery else \
         "the referee checks every move"
     lines = [f"Graded by the job {job.name} ({job.spec.title}, {job.format}) {against}{games}.",
              f"Judged: every call of your bot, {limits_text(job.limits, job.spec)}; "

@@ -52,7 +52,8 @@ class Gradebook:
 
 def job_maximum(results: JobResults) -> float:
     """The most points the job's awards can give one student."""
-    return 2.0 if results.job.format == "sembasic" else max_points(results.job.awards)
+    job = results.job
+    return float(job.spec.battery.points) if job.is_battery and job.spec.battery else max_points(job.awards)
 
 
 def people(all_results: Sequence[JobResults]) -> tuple[dict[str, Person], list[str], list[str]]:

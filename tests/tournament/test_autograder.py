@@ -256,7 +256,8 @@ def test_a_sembasic_bundle_gives_its_points_part_by_part(installed: Path, tmp_pa
     test = check_format(results)
     assert (test["name"], test["score"], test["max_score"], test["status"]) == ("basic", 1.0, 2.0, "failed")
     assert test["output"].startswith("basic: 1 of 2 points (expand_obstacles: ")
-    assert "with the SemBasic checks" in results["output"] and "seed" not in results["output"]
+    assert "checks (interface, expand_player, expand_obstacles)" in results["output"]
+    assert "SemBasic" in results["output"] and "seed" not in results["output"]
     assert "leaderboard" not in results  # SemBasic ranks no one
 
 
