@@ -39,9 +39,7 @@ A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b
 
 from __future__ import annotations
 
-import csv
 import glob
-import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -52,6 +50,7 @@ import yaml
 
 from harness.games import UnknownGame, game_names, get_game
 from harness.games.base import GameSpec, SettingsError, is_bare_name
+from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.packages import PackageError, approve
 from harness.submission import MAIN, ZIP
@@ -116,6 +115,7 @@ class Job:
     config_file: Path = field(default=Path("tournaments.yaml"))
     description: str = ""
     roster: tuple[str, ...] | None = None  # every login of the course, if the job has a roster
+    roster_file: Path | None = None  # the roster's file: the students' LMS identities (harness.roster)
     analysis: str | None = None
     public: bool = False
     tables: int | None = None  # round robin of more than two seats: sample this many tables per seed
@@ -376,6 +376,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
     description = r.get("description", "")
     if not isinstance(description, str):
         raise r.fail("description", f"must be text, got {description!r}")
+    roster, roster_file = _roster(r)
     analysis = r.get("analysis", None)
     if analysis is not None and (analysis not in ANALYSES or fmt != "round_robin"):
         raise r.fail("analysis", f"must be one of {', '.join(ANALYSES)} (for a round_robin), got {analysis!r}")
@@ -384,7 +385,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                seed=r.integer("seed", 1), tournament=tournament, limits=_limits(r, game),
                workers=workers, awards=_awards(r, fmt), results=(path.parent / results_raw).resolve(),
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
-               roster=_roster(r), analysis=analysis, public=r.boolean("public", False),
+               roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
                **_adaptive(r, fmt, body))
 
@@ -451,28 +452,18 @@ def _submissions(r: _Reader, raw: Any) -> tuple[SubmissionRef, ...]:
     return tuple(SubmissionRef(login, logins[login]) for login in sorted(logins))
 
 
-def _roster(r: _Reader) -> tuple[str, ...] | None:
-    """The logins of ``roster:``: one per line, or a CSV file with a ``login`` column."""
+def _roster(r: _Reader) -> tuple[tuple[str, ...] | None, Path | None]:
+    """The logins of ``roster:`` and its file (see :mod:`harness.roster`: one login per line, or a
+    CSV file with a ``login`` column and the LMS's identity columns)."""
     raw = r.get("roster", None)
     if raw is None:
-        return None
+        return None, None
     path = r.file("roster", raw)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise r.fail("roster", f"cannot read {raw} ({getattr(exc, 'strerror', None) or exc})") from None
-    rows = [row for row in csv.reader(io.StringIO(text)) if row and row[0].strip() and not row[0].startswith("#")]
-    column = 0
-    if rows and any(cell.strip().lower() == "login" for cell in rows[0]):
-        column = [cell.strip().lower() for cell in rows[0]].index("login")
-        rows = rows[1:]
-    logins = [row[column].strip() for row in rows if len(row) > column and row[column].strip()]
-    if not logins:
-        raise r.fail("roster", f"{raw} lists no logins (one per line, or a CSV file with a 'login' column)")
-    duplicates = sorted({x for x in logins if logins.count(x) > 1})
-    if duplicates:
-        raise r.fail("roster", f"{raw} lists {duplicates[0]!r} twice")
-    return tuple(logins)
+        people = read_roster(path)
+    except RosterError as exc:
+        raise r.fail("roster", f"{raw} {exc}") from None
+    return tuple(p.login for p in people), path
 
 
 def _packages(r: _Reader, game: GameSpec) -> tuple[str, ...]:

@@ -7,12 +7,13 @@ incomplete everywhere; ``export`` refuses one (exit code 1) unless ``--allow-inc
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import sys
 import time
 from typing import Any
 
-from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
 from harness.text import block
 from harness.tournament.results import JobResults
@@ -38,10 +39,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         return 0
     for n, results in enumerate(all_results):
         if args.format == "csv":
-            if len(all_results) > 1:
-                raise UsageError("--format csv shows one job: name a job, or use `harness export GROUP --format csv`")
-            sys.stdout.write(leaderboard(results, "csv"))
-            continue
+            sys.stdout.write(leaderboard(results, "csv") if len(all_results) == 1 else group_leaderboard(all_results))
+            break
         if len(all_results) > 1:
             print(("\n" if n else "") + f"{results.job.name} ({results.job.game}, {results.job.format})")
         print(leaderboard(results, args.format))
@@ -49,6 +48,21 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         if extra and args.format == "text":
             print("\n" + block(extra))  # its labels are logins: folder names a student chose
     return 0
+
+
+def group_leaderboard(all_results: list[JobResults]) -> str:
+    """One CSV for a group: every job's leaderboard rows, with the job's name first."""
+    from harness.tournament.export import leaderboard
+
+    tables = [(r.job.name, list(csv.DictReader(io.StringIO(leaderboard(r, "csv"))))) for r in all_results]
+    fields = list(dict.fromkeys(f for r in all_results for f in next(csv.reader(io.StringIO(leaderboard(r, "csv"))))))
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=["job", *fields], lineterminator="\n")
+    writer.writeheader()
+    for name, rows in tables:
+        for row in rows:
+            writer.writerow({"job": name, **row})
+    return out.getvalue()
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -62,6 +76,19 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     for line in incomplete:
         print(f"harness export: warning: {line}", file=sys.stderr)
+    if args.format in ("canvas", "moodle"):
+        from harness.tournament.lms import canvas_csv, moodle_csv
+
+        book = canvas_csv(all_results) if args.format == "canvas" else moodle_csv(all_results)
+        for line in book.warnings:
+            print(f"harness export: warning: {line}", file=sys.stderr)
+        for line in book.notes:
+            print(f"harness export: {line}", file=sys.stderr)
+        if args.out:
+            write_text(output_file(args.out), book.text)
+        else:
+            sys.stdout.write(book.text)
+        return 0
     if args.format == "csv":
         text = gradebook_csv(all_results[0]) if len(all_results) == 1 else group_csv(all_results)
         if args.out:
@@ -146,9 +173,10 @@ def register(sub: Any) -> None:
 
     export = sub.add_parser("export", help="export points for a gradebook (one table for a group)")
     common(export)
-    export.add_argument("--format", choices=["csv", "gradescope", "feedback"], default="csv",
-                        help="csv: one row per student; gradescope: <login>/results.json; feedback: <login>.txt")
-    export.add_argument("--out", help="a file (csv) or a folder (gradescope, feedback)")
+    export.add_argument("--format", choices=["csv", "canvas", "moodle", "gradescope", "feedback"], default="csv",
+                        help="csv: one row per student; canvas, moodle: the LMS's gradebook import (identities "
+                             "from the roster); gradescope: <login>/results.json; feedback: <login>.txt")
+    export.add_argument("--out", help="a file (csv, canvas, moodle) or a folder (gradescope, feedback)")
     export.add_argument("--allow-incomplete", action="store_true",
                         help="export even if not every game of the job is stored")
     export.set_defaults(func=cmd_export)

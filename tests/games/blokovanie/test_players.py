@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import pycodestyle  # a test extra (pyproject.toml): the seed's style rule is checked, never skipped
 import pytest
 
 from harness.submission import imported_names
@@ -58,7 +59,6 @@ def random_position(rng: random.Random, rows: int, cols: int) -> State:
 def test_reference_players_keep_to_pep8_as_the_seed_demands_of_students(name: str) -> None:
     path = REFERENCE / f"{name}.py"
     assert max(len(line) for line in path.read_text().splitlines()) <= 79
-    pycodestyle = pytest.importorskip("pycodestyle")  # not a dependency: checked where installed
     assert pycodestyle.Checker(str(path), quiet=True).check_all() == 0
 
 
