@@ -14,6 +14,7 @@ import sys
 import time
 from typing import Any
 
+from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
 from harness.text import block
 from harness.tournament.results import JobResults

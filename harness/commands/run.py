@@ -55,7 +55,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     """Play one job, print its summary and leaderboard, refresh its report."""
     from harness.report.job import build_job_site
     from harness.tournament.analysis import analysis_text
-    from harness.tournament.cluster import ClusterError
+    from harness.tournament.cluster import ClusterError, ClusterUnfit
     from harness.tournament.export import leaderboard
 
     job = with_workers(job, args.workers)
@@ -70,6 +70,8 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
 
     try:
         summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot)
+    except ClusterUnfit as exc:  # the machines, not the command: exit 1 like a refused local job
+        raise Refused(str(exc)) from None
     except (StoreError, SubmissionError, ClusterError) as exc:
         raise UsageError(str(exc)) from None
     for line in summary.refused:

@@ -27,6 +27,10 @@ class ClusterError(RuntimeError):
     """The cluster cannot be used (unreachable, or no worker can time bots fairly); one line."""
 
 
+class ClusterUnfit(ClusterError):
+    """No worker of a reachable cluster can time bots fairly now: the job is refused, not the command."""
+
+
 def worker_self_check(limits: dict[str, Any]) -> tuple[bool, str]:
     """Run on a worker: can this machine time bots fairly under ``limits`` now?"""
     from harness.sandbox.calibrate import self_check
@@ -87,8 +91,9 @@ class DaskExecutor(Executor):
         refused = [f"{job.name}: worker {names.get(addr, addr)} refused: cannot time bots fairly: {why}"
                    for addr, (ok, why) in sorted(reports.items()) if not ok]
         if not fit:
-            raise ClusterError(f"{job.name}: no Dask worker can time bots fairly now ({len(refused)} refused; "
-                               f"first: {refused[0].split(': ', 2)[-1] if refused else '?'})")
+            raise ClusterUnfit(f"{job.name}: no Dask worker can time bots fairly now ({len(refused)} refused; "
+                               f"first: {refused[0].split(': ', 2)[-1] if refused else '?'}). "
+                               f"To play anyway: harness run --no-self-check")
         self.workers = fit
         return refused
 
@@ -139,4 +144,4 @@ class DaskExecutor(Executor):
         self.client.close()
 
 
-__all__ = ["ClusterError", "DaskExecutor", "play_batch", "worker_self_check"]
+__all__ = ["ClusterError", "ClusterUnfit", "DaskExecutor", "play_batch", "worker_self_check"]

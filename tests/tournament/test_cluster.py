@@ -45,17 +45,17 @@ def _pin(pid: int, cpus: set[int]) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or (os.cpu_count() or 1) < 2,
                     reason="needs two CPUs and CPU affinity (Linux)")
-def test_a_worker_that_cannot_time_bots_fairly_takes_no_game_and_is_named(tmp_path: Path) -> None:
-    """The test makes its own conditions: one worker shares a CPU with forty busy processes (each
-    in its own session, so its bots get about a 41st of that CPU), the other has a CPU without
-    them; the job's tolerance (cpu policy, backstop 30x: wall/CPU up to 25) is generous enough for
-    the second whatever else a busy machine does, never for the first."""
+def test_a_worker_sharing_its_cpu_with_forty_busy_processes_still_times_bots_fairly(tmp_path: Path) -> None:
+    """One worker shares a CPU with forty busy processes (each in its own session, so its bots
+    get about a 41st of that CPU), the other has a CPU without them. Bots are judged by their own
+    time (CPU, or elapsed less the kernel's run-queue wait), so the loaded worker is no reason to
+    refuse: both workers pass the self-check and play, and no bot loses a game for the load.
+    (Before the own-time judgement the loaded worker was refused.)"""
     config = make_job(tmp_path, games=1)
-    config.write_text(config.read_text() + "    limits: {policy: cpu, move: 0.2, backstop: 30}\n")
+    config.write_text(config.read_text() + "    limits: {policy: cpu, move: 0.2}\n")
     hogs: list[subprocess.Popen[bytes]] = []
     with cluster() as c, distributed.Client(c) as client:
         pids = client.run(os.getpid)
-        names = {addr: str(w["name"]) for addr, w in client.scheduler_info()["workers"].items()}
         slow, fast = sorted(pids)
         _pin(pids[slow], {0})
         _pin(pids[fast], {1})
@@ -63,18 +63,33 @@ def test_a_worker_that_cannot_time_bots_fairly_takes_no_game_and_is_named(tmp_pa
                                  preexec_fn=lambda: os.sched_setaffinity(0, {0})) for _ in range(40)]
         try:
             run = harness_run(config, "--scheduler", c.scheduler_address, check=True)
-            _, err = run.communicate(timeout=600)
+            _, err = run.communicate(timeout=900)
         finally:
             for hog in hogs:
                 hog.kill()
                 hog.wait()
         assert run.returncode == 0, err
-        assert f"harness run: rr: worker {names[slow]} refused: cannot time bots fairly:" in err
-        assert f"worker {names[fast]} refused" not in err
+        assert "refused" not in err, err
     with ResultsStore(tmp_path / "results" / "rr", lock=False) as store:
-        hosts = {r.host.rsplit(":", 1)[1] for _, r in store.records()}
-    assert hosts == {str(pids[fast])}, "only the fair worker played"
-    assert count_games(tmp_path / "results" / "rr" / "results.sqlite") == 40
+        records = [r for _, r in store.records()]
+    assert len(records) == 40
+    verdicts = {p.verdict.value for r in records for p in r.players}
+    assert not verdicts & {"timeout", "harness_error"}, "no bot lost a game to the load"
+    assert {r.host.rsplit(":", 1)[1] for r in records} == {str(pids[slow]), str(pids[fast])}, "both workers played"
+
+
+def test_a_cluster_whose_workers_cannot_time_bots_is_refused_in_one_line(tmp_path: Path) -> None:
+    """What a worker's self-check cannot time (a calibration bot cannot start in 1 ms): every
+    worker refuses, the run exits 1 with one line naming the refusal, and no game is stored."""
+    config = make_job(tmp_path, games=1)
+    config.write_text(config.read_text() + "    limits: {load: 0.001}\n")
+    with cluster() as c:
+        run = harness_run(config, "--scheduler", c.scheduler_address, check=True)
+        _, err = run.communicate(timeout=300)
+    assert run.returncode == 1, err
+    assert "no Dask worker can time bots fairly now (2 refused" in err, err
+    assert err.strip().splitlines()[-2].endswith("To play anyway: harness run --no-self-check"), err
+    assert count_games(tmp_path / "results" / "rr" / "results.sqlite") == 0
 
 
 def test_a_worker_lost_in_mid_game_costs_no_bot_anything(tmp_path: Path) -> None:
