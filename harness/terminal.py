@@ -57,6 +57,9 @@ def cut(text: str, room: int) -> str:
     if room <= 3:
         return text[:room]
     head = text[:room - 3]
+    first = text.split(" ", 1)[0]
+    if " " not in head and len(first) <= room:
+        return first  # never cut inside a word: "164..." of a rating "1640 ±200" would misread
     space = head.rfind(" ")
     if space >= room // 2:  # end at a word when that keeps most of the room
         head = head[:space]

@@ -165,3 +165,13 @@ def test_sembasic_shows_its_own_columns(course: Path) -> None:
     assert rows["no_path_check"][2:7] == ["yes", "1", "0", "1", "not"]
     html = (course / "results/sem/site/index.html").read_text()
     assert 'id="bot-count">2<' in html and 'id="game-count"' not in html  # gradings, not "games 0"
+
+
+def test_a_cut_never_splits_a_word() -> None:
+    """A rating cut to its column keeps its whole number ("164..." of "1640 ±200" would misread)."""
+    from harness.terminal import cut
+
+    assert cut("1640 ±200", 6) == "1640"
+    assert cut("exception: zet() raised IndexError", 12) == "exception:"
+    assert cut("disqualified: illegal move at ply 3", 20) == "disqualified..."
+    assert cut("short", 10) == "short"
