@@ -142,14 +142,20 @@ def play(arena: Arena, name: str, mode: str, **changes: Any) -> Any:
 
 
 def test_the_corpus_is_complete() -> None:
-    """Every bot file has a pinned verdict and every pinned verdict has a bot file; at least 25."""
-    from tests.hostile.test_corpus_extra import EXTRA  # the rest of the corpus, pinned there
+    """Every bot file is pinned in exactly one corpus and every pin has a file; at least 100 bots.
 
-    # text_*.py bots are pinned in test_bot_text.py (their output is checked, not only their verdict),
-    # trust_*.py bots in test_trust.py (the reply channel and the worker's own path)
-    files = {p.stem for p in (REPO / "tests/hostile/bots").glob("*.py") if not p.stem.startswith(("text_", "trust_"))}
-    assert files == set(CORPUS) | set(EXTRA)
-    assert len(CORPUS) >= 25
+    The corpora: ``CORPUS`` here, ``EXTRA`` (test_corpus_extra.py), the trust bots (test_trust.py);
+    the ``text_*`` bots are pinned in test_bot_text.py, whose output is checked, not only the verdict.
+    """
+    from tests.hostile.test_corpus_extra import EXTRA
+    from tests.hostile.test_trust import CORPUS as TRUST
+
+    files = {p.stem for p in (REPO / "tests/hostile/bots").glob("*.py")}
+    corpora = [set(CORPUS), set(EXTRA), set(TRUST)]
+    pinned = set().union(*corpora)
+    assert sum(map(len, corpora)) == len(pinned), "a bot is pinned in two corpora"
+    assert {f for f in files if not f.startswith("text_")} == pinned
+    assert len(files) >= 100, len(files)
 
 
 @pytest.mark.parametrize(("name", "mode"), CASES)
