@@ -24,7 +24,7 @@ import pytest
 
 from harness.match import play_match
 from harness.sandbox.isolation import use_bwrap
-from tests.hostile.conftest import REPO, Arena
+from tests.hostile.conftest import Arena
 from tests.hostile.test_hostile import BASIS, GAME, LIMITS, MODES, STRICT, WHERE, Case, V
 
 # PriemSpel with Quoridor's import policy: `stat` is forbidden, as in the course's Quoridor.
