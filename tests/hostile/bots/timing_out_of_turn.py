@@ -59,7 +59,7 @@ class Player:
                     os.close(self.read_fd)
                     burn(write_fd)
             os.close(write_fd)
-        # Where the burners ran, as wall-clock times: the test compares them with this bot's calls.
+        # Where the burners ran, as wall-clock times: the test compares them with the opponent's moves.
         print("call", "%.6f" % time.time(), flush=True)
         try:
             data = os.read(self.read_fd, 1 << 20)

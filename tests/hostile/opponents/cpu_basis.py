@@ -1,4 +1,8 @@
-"""The seed's basic strategy, computing 0.25 s of CPU per move: a legal bot a cheat wants to slow down."""
+"""The seed's basic strategy, computing 0.25 s of CPU per move: a legal bot a cheat wants to slow down.
+
+Each move prints ``turn <start> <end>`` (wall-clock times): the windows in which the opponent
+computes, where a frozen cheat's processes must not run.
+"""
 import time
 
 
@@ -15,7 +19,9 @@ class Player:
         self.name = name
 
     def zet(self, spel):
+        began = time.time()
         start = time.process_time()
         while time.process_time() - start < 0.25:
             pass
+        print("turn %.6f %.6f" % (began, time.time()), flush=True)
         return step(spel)
