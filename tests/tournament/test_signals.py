@@ -33,7 +33,7 @@ from tests.tournament.test_run import count_games, harness_run, make_job, stored
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table in /proc")
 
-TOTAL = 80  # games of make_job(games=2): 5 bots, 2 seatings, 2 settings, 2 seeds
+TOTAL = 40  # games of make_job(games=1): 5 bots, 2 seatings, 2 settings, 1 seed
 STOP_BOUND = 30.0  # seconds an interrupted run may take to stop (generous: a busy machine)
 
 
@@ -188,7 +188,7 @@ def start_and_watch(config: Path, db: Path, at_least: int = 4) -> tuple[subproce
 def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
     """The store of an uninterrupted run of the job."""
     folder = tmp_path_factory.mktemp("uninterrupted")
-    run = harness_run(make_job(folder))
+    run = harness_run(make_job(folder, games=1))
     out, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     assert f"{TOTAL} games, 0 reused, {TOTAL} played" in err
@@ -208,7 +208,7 @@ def resume_and_compare(config: Path, folder: Path, partial: int, uninterrupted: 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: s.name)
 def test_a_signal_stops_the_run_promptly_keeps_its_games_and_leaves_nothing(
         tmp_path: Path, sig: signal.Signals, uninterrupted: dict[str, tuple], no_leftovers: None) -> None:
-    config = make_job(tmp_path)
+    config = make_job(tmp_path, games=1)
     results = tmp_path / "results" / "rr"
     db = results / "results.sqlite"
     run, watch, before = start_and_watch(config, db)
@@ -257,7 +257,7 @@ def test_a_signal_stops_the_run_promptly_keeps_its_games_and_leaves_nothing(
 @pytest.mark.slow
 def test_kill_9_of_the_coordinator_alone_takes_its_pool_and_bots_with_it(
         tmp_path: Path, uninterrupted: dict[str, tuple], no_leftovers: None) -> None:
-    config = make_job(tmp_path)
+    config = make_job(tmp_path, games=1)
     results = tmp_path / "results" / "rr"
     db = results / "results.sqlite"
     run, watch, before = start_and_watch(config, db)
