@@ -7,13 +7,16 @@ Part 1 plays ``--games`` real PriemSpel games (sandboxed bots; the seed's strate
 basic player, N = 7) through :class:`DaskExecutor` on clusters of 1 and 2 worker processes.
 Part 2 pushes ``--schedule`` empty tasks (the work is ``vars``: only the scheduling costs)
 through the executor on 2 workers and prints the coordinator's resident memory before, at
-the peak and after, and the futures it held at most.
+the peak and after, and the futures it held at most. The scheduler runs in its own process,
+as on a real cluster; its memory is printed beside the coordinator's as the games go by (it
+keeps bounded histories of its own, which fill up over the first games).
 """
 
 from __future__ import annotations
 
 import argparse
 import resource
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -55,25 +58,51 @@ def games_per_second(workers: int, games: int) -> float:
             executor.close()
 
 
-def schedule(count: int) -> None:
+CLUSTER = """
+import os, sys
+from distributed import LocalCluster
+if __name__ == "__main__":
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
-        executor = DaskExecutor(c.scheduler_address, self_check=False, batch=256)
-        try:
-            before = rss_mb()
-            peak = before
-            started = time.perf_counter()
-            tasks = (SimpleNamespace(key=f"{n:06d}") for n in range(count))
-            seen = 0
-            for _ in executor.run(tasks, vars):  # read lazily: the coordinator holds a few batches
-                seen += 1
-                if seen % 5000 == 0:
-                    peak = max(peak, rss_mb())
-            elapsed = time.perf_counter() - started
-            print(f"scheduled {seen} empty games in {elapsed:.0f} s ({seen / elapsed:.0f}/s); coordinator "
-                  f"{before:.0f} MB before, {peak:.0f} MB at most, {rss_mb():.0f} MB after; at most "
-                  f"{executor.peak} futures outstanding")
-        finally:
-            executor.close()
+        print(c.scheduler_address, os.getpid(), flush=True)
+        sys.stdin.read()  # until the coordinator closes the pipe
+"""
+
+
+def rss_of(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB."""
+    with open(f"/proc/{pid}/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 1e6
+
+
+def schedule(count: int) -> None:
+    """Coordinator and scheduler in separate processes, as on a real cluster: each one's memory."""
+    cluster = subprocess.Popen([sys.executable, "-c", CLUSTER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    assert cluster.stdout is not None and cluster.stdin is not None
+    address, pid = cluster.stdout.readline().split()
+    executor = DaskExecutor(address, self_check=False, batch=256)
+    try:
+        before = rss_mb()
+        peak = before
+        trace = []
+        started = time.perf_counter()
+        tasks = (SimpleNamespace(key=f"{n:07d}") for n in range(count))
+        seen = 0
+        for _ in executor.run(tasks, vars):  # read lazily: the coordinator holds a few batches
+            seen += 1
+            if seen % 5000 == 0:
+                peak = max(peak, rss_mb())
+            if seen % max(1, count // 8) == 0:
+                trace.append(f"{seen // 1000}k: {rss_mb():.0f}/{rss_of(int(pid)):.0f}")
+        elapsed = time.perf_counter() - started
+        print(f"scheduled {seen} empty games in {elapsed:.0f} s ({seen / elapsed:.0f}/s); coordinator "
+              f"{before:.0f} MB before, {peak:.0f} MB at most, {rss_mb():.0f} MB after; at most "
+              f"{executor.peak} futures outstanding")
+        print("memory as games go by, coordinator/scheduler MB: " + ", ".join(trace))
+    finally:
+        executor.close()
+        cluster.stdin.close()
+        cluster.wait(timeout=60)
 
 
 def main() -> None:
@@ -81,7 +110,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--schedule", type=int, default=200_000)
     args = ap.parse_args()
-    for workers in (1, 2):
+    for workers in (1, 2) if args.games else ():
         print(f"{workers} worker(s): {games_per_second(workers, args.games):.1f} games/s", flush=True)
     if args.schedule:
         schedule(args.schedule)
