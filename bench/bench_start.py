@@ -1,18 +1,30 @@
-"""Bot start: from a new BotProcess to its first answer, next to bare interpreter starts.
+"""Bot start: from a new BotProcess to its first answer, by stage, next to bare interpreter starts.
 
-    python bench/bench_start.py [--starts 20] [--repo PATH]
+    python bench/bench_start.py [--starts 20] [--repo PATH ...]
 
-Each start is a fresh bot (bubblewrap and cgroups where the machine has them): spawn, the
-worker's hello, enrolment in the cgroups, the import of a trivial player.py, its constructor
-and one move. The floors, in the same run: ``python -I -S -c pass`` bare, and under
-``bwrap --ro-bind / /``. ``--repo`` measures another checkout (e.g. main) in the same run.
-Prints the minimum and median of each, in milliseconds (the minimum is the figure that a
-busy machine disturbs least).
+Each start is a fresh bot (bubblewrap and cgroups where the machine has them) in PriemSpel,
+timed by stage:
+
+* ``spawn``: ``BotProcess.start()`` (folders, pipes, the cgroup, ``Popen``);
+* ``hello``: until the worker's hello is read and its process tree is in its cgroup;
+* ``load``: the import of a trivial ``player.py``; ``init``: its constructor; ``move``: one move;
+* ``close``: killing the tree and deleting its cgroup and folders (after the first answer).
+
+``first answer`` is spawn to move. ``cpu`` is the CPU time the start cost the machine: the
+harness process (all its threads) and its reaped children (bubblewrap, the worker). The floors,
+in the same run: ``python -I -S -c pass`` bare, and under ``bwrap --ro-bind / /``.
+
+Each ``--repo`` (default: this checkout) runs in a process of its own, and the rounds
+interleave the repos and the floors, so a machine whose load changes during the run disturbs
+all of them alike. Prints the minimum and median of each, in milliseconds (the minimum is the
+figure a busy machine disturbs least).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -21,45 +33,92 @@ import time
 from pathlib import Path
 
 TRIVIAL = b"class Player:\n    def __init__(self, name):\n        pass\n    def zet(self, spel):\n        return 2\n"
+STAGES = ("spawn", "hello", "load", "init", "move", "close")
 
 
-def timed(fn: object, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        fn()  # type: ignore[operator]
-        out.append(time.perf_counter() - t0)
-    return out
+def _cpu() -> float:
+    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--starts", type=int, default=20)
-    parser.add_argument("--repo", default=str(Path(__file__).resolve().parents[1]))
-    args = parser.parse_args()
-    sys.path.insert(0, args.repo)
+def child(repo: str) -> None:
+    """Serve one timed start per line read from stdin; print each as a JSON line."""
+    sys.path.insert(0, repo)
     from harness.games import get_game
     from harness.games.base import Call, WireObject
     from harness.sandbox import BotProcess
 
     game = get_game("priemspel")
     view = WireObject("Spel", {"_N": 5, "_positie": 0, "_eind": 23})
+    for _ in sys.stdin:
+        c0 = _cpu()
+        t = [time.perf_counter()]
+        b = BotProcess(game, TRIVIAL)
+        b.start()
+        t.append(time.perf_counter())
+        assert b._handshake() is None, b.dead
+        t.append(time.perf_counter())
+        assert b.load().ok
+        t.append(time.perf_counter())
+        assert b.call(Call("__init__", ("x",), "init")).ok
+        t.append(time.perf_counter())
+        assert b.call(Call("zet", (view,), "move")).ok
+        t.append(time.perf_counter())
+        b.close()
+        t.append(time.perf_counter())
+        row = {name: (t[i + 1] - t[i]) * 1000 for i, name in enumerate(STAGES)}
+        row["first answer"] = (t[5] - t[0]) * 1000
+        row["cpu"] = (_cpu() - c0) * 1000
+        print(json.dumps(row), flush=True)
 
-    def bot() -> None:
-        with BotProcess(game, TRIVIAL) as b:
-            assert b.load().ok and b.call(Call("__init__", ("x",), "init")).ok
-            assert b.call(Call("zet", (view,), "move")).ok
 
-    rows = [("python -I -S (bare)", lambda: subprocess.run([sys.executable, "-I", "-S", "-c", "pass"], check=True))]
+def _show(name: str, ms: list[float]) -> None:
+    print(f"  {name:<34} min {min(ms):7.1f} ms   median {statistics.median(ms):7.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--starts", type=int, default=20)
+    parser.add_argument("--repo", action="append", help="a checkout to measure (repeatable; default: this one)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return
+    repos = args.repo or [str(Path(__file__).resolve().parents[1])]
+    floors = {"python -I -S (bare)": [sys.executable, "-I", "-S", "-c", "pass"]}
     if shutil.which("bwrap"):
-        rows.append(("python -I -S in bwrap", lambda: subprocess.run(
-            ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid",
-             sys.executable, "-I", "-S", "-c", "pass"], check=True)))
-    rows.append((f"bot to first answer ({Path(args.repo).name})", bot))
-    for name, fn in rows:
-        fn()  # warm the page cache
-        ms = [t * 1000 for t in timed(fn, args.starts)]
-        print(f"{name:<36} min {min(ms):7.1f} ms   median {statistics.median(ms):7.1f} ms")
+        floors["python -I -S in bwrap"] = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                                           "--unshare-pid", sys.executable, "-I", "-S", "-c", "pass"]
+    children = {repo: subprocess.Popen([sys.executable, __file__, "--child", repo], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, text=True, bufsize=1) for repo in repos}
+    floor_ms: dict[str, list[float]] = {name: [] for name in floors}
+    rows: dict[str, list[dict[str, float]]] = {repo: [] for repo in repos}
+    for n in range(args.starts + 1):  # the first round warms the page cache and each harness
+        for name, argv in floors.items():
+            t0 = time.perf_counter()
+            subprocess.run(argv, check=True)
+            if n:
+                floor_ms[name].append((time.perf_counter() - t0) * 1000)
+        for repo, proc in children.items():
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("go\n")
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit(f"the start in {repo} failed")
+            if n:
+                rows[repo].append(json.loads(line))
+    for proc in children.values():
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.wait()
+    print(f"{args.starts} starts each, interleaved")
+    for name, ms in floor_ms.items():
+        _show(name, ms)
+    for repo, data in rows.items():
+        print(f"bot in {repo}")
+        for key in (*STAGES, "first answer", "cpu"):
+            _show(key, [r[key] for r in data])
 
 
 if __name__ == "__main__":

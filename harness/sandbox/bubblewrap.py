@@ -10,8 +10,7 @@ it is ``nobody`` (uid 65534) with no capabilities and cannot create further name
   interpreter's own prefix (with every ``site-packages`` hidden under an empty read-only
   tmpfs: a bot imports the standard library and its game's bot API, nothing installed),
   ``/etc/ld.so.cache`` and ``/etc/localtime``;
-* the harness's bot-side files (``worker.py``, ``wire.py``, ``guard.py``) and
-  ``func_timeout``, read-only;
+* the harness's bot-side files, compiled (:mod:`harness.sandbox.botside`), read-only;
 * the installed packages its game and job approve (e.g. Pillow for Štreky), read-only at their
   own paths, through a folder of links on its ``sys.path`` (:mod:`harness.sandbox.packages`);
 * its game's bot API folder and its own ``player.py``, read-only;
@@ -37,13 +36,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.sandbox import privileges
+from harness.sandbox import botside, privileges
 
 NOBODY = 65534
-# Mounted inside the sandbox; holds ``func_timeout`` (bound read-only from wherever it is installed).
-LIB_MOUNT = "/run/harness-lib"
-# The harness's files a bot's process runs: the worker and the modules it imports.
-BOT_SIDE_FILES = tuple(Path(__file__).with_name(n) for n in ("worker.py", "wire.py", "guard.py", "construct.py"))
 
 
 @dataclass(frozen=True)
@@ -99,10 +94,9 @@ def _probe() -> BwrapSupport:
             code.mkdir()
             work.mkdir()
             (code / "probe.py").write_text("import sys, os\nopen('x', 'w').write('ok')\nsys.exit(0)\n")
-            # The real layout: the bot-side files bound where they are installed (a
-            # site-packages folder after `pip install .`, which the sandbox otherwise hides).
+            # The real layout: the folder of compiled bot-side files bound where it is.
             argv = command(exe, userns=userns, code_dir=code, work_dir=work, botapi_dir=None,
-                           worker_files=BOT_SIDE_FILES, work_bytes=1 << 20,
+                           lib_dir=botside.folder(), work_bytes=1 << 20,
                            drop=(dropping, privileges.pick_uid()) if dropping else None)
             argv += [python_executable(), "-I", "-S", "-B", str(code / "probe.py")]
             try:
@@ -135,20 +129,13 @@ def _site_dirs() -> tuple[str, ...]:
     return tuple(sorted(p for p in found if os.path.isdir(p)))
 
 
-@functools.cache
-def func_timeout_dir() -> str:
-    """The installed ``func_timeout`` package's folder (the worker imports it, in or out of bwrap)."""
-    import func_timeout
-
-    return os.path.dirname(os.path.realpath(func_timeout.__file__))
-
-
 def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | None,
-            botapi_dir: Path | None, worker_files: tuple[Path, ...], work_bytes: int,
+            botapi_dir: Path | None, work_bytes: int, lib_dir: Path | None = None,
             package_dir: Path | None = None, package_roots: tuple[Path, ...] = (),
             drop: tuple[str, int] | None = None) -> list[str]:
     """The ``bwrap`` arguments (up to, not including, the command) for one bot.
 
+    ``lib_dir`` is the folder of compiled bot-side files (:func:`harness.sandbox.botside.folder`).
     ``package_dir`` is the bot's folder of links to the packages it may import and
     ``package_roots`` their targets, bound read-only at their own paths (inside the hidden
     package folders, which stay empty but for them). ``drop`` is (setpriv, uid): the command
@@ -190,10 +177,9 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     sites = _site_dirs()
     for site in sites:  # an empty folder over every package folder (made read-only below)
         argv += ["--tmpfs", site]
-    argv += [*reach(f"{LIB_MOUNT}/func_timeout"), "--ro-bind", func_timeout_dir(), f"{LIB_MOUNT}/func_timeout"]
-    # The harness itself may be installed in one of those folders (pip install .): its
-    # bot-side files are bound at their own paths, into the still writable empty folder.
-    for f in (*worker_files, *package_roots):
+    if lib_dir is not None:
+        argv += [*reach(str(lib_dir)), "--ro-bind", str(lib_dir), str(lib_dir)]
+    for f in package_roots:
         argv += [*reach(str(f)), "--ro-bind", str(f), str(f)]
     if package_dir is not None:
         argv += [*reach(str(package_dir)), "--ro-bind", str(package_dir), str(package_dir)]
@@ -214,4 +200,4 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     return argv
 
 
-__all__ = ["LIB_MOUNT", "BwrapSupport", "command", "python_executable", "support"]
+__all__ = ["BwrapSupport", "command", "python_executable", "support"]

@@ -7,14 +7,17 @@ class's ``__init__`` can bind, without calling any of the bot's code, so a const
 run twice. A class that fits no form gets :func:`mismatch`'s reason, which names the forms the
 harness uses, instead of Python's bare ``TypeError``.
 
-Loaded by the worker as a plain file (no harness imports, standard library only, no
+Imported by the worker as ``_harness_construct`` (no harness imports, standard library only, no
 ``inspect``: it must stay cheap to import at a bot's start).
 """
 
 from __future__ import annotations
 
 import types
-from typing import Any
+
+TYPE_CHECKING = False  # typing would cost milliseconds of every bot's start
+if TYPE_CHECKING:
+    from typing import Any
 
 _VARARGS = 0x04  # CO_VARARGS
 _VARKEYWORDS = 0x08  # CO_VARKEYWORDS

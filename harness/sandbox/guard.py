@@ -1,6 +1,6 @@
 """The bot-side policy: an audit hook that refuses what a bot may not do, with a clear verdict.
 
-Loaded by path by the worker (standard library only). Once :meth:`Guard.arm` has run (just
+Imported by the worker as ``_harness_guard`` (standard library only). Once :meth:`Guard.arm` has run (just
 before the bot's module is imported), every audited action of the process is judged, in every
 thread, for the rest of its life:
 
@@ -40,8 +40,11 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any
+
+TYPE_CHECKING = False  # typing and collections.abc would cost milliseconds of every bot's start
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any
 
 # Audit events that start a process, and how a verdict names them.
 PROCESS_EVENTS = {
@@ -70,7 +73,7 @@ DIR_FD_ARGS = {"os.mkdir": {0: 2}, "os.rmdir": {0: 1}, "os.remove": {0: 1}, "os.
                "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
                "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3}}
 # Where the harness's own code lives in the bot's process: its classes must not be rewritten.
-HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "func_timeout")
+HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard")
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)
@@ -104,7 +107,6 @@ class Guard:
         self.forbidden_imports: frozenset[str] = frozenset()
         self.max_threads = 1 << 30
         self.violation: str | None = None  # the first refusal not yet reported
-        self.main_ident = threading.get_ident()
         self.own_pid = os.getpid()
         self._handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
 

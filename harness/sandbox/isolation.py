@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.sandbox import bubblewrap, cgroup, privileges
+from harness.sandbox import botside, bubblewrap, cgroup, privileges
 
 WARNED_ENV = "HARNESS_SANDBOX_WARNED"  # inherited by worker processes of a pool: one line per run
 MODES = ("auto", "bwrap", "plain")
@@ -122,11 +122,11 @@ def report(mode: str = "auto") -> list[Feature]:
 def plain_drop_obstacle(game: Any = None, package_roots: tuple[Path, ...] = ()) -> str | None:
     """Why a plain-mode bot cannot drop to a uid of its own here (``None``: it can, or needs not).
 
-    It runs the harness's interpreter, the worker's files, ``func_timeout``, its game's bot API
+    It runs the harness's interpreter, the compiled bot-side files, its game's bot API
     and its approved packages: an ordinary user must be able to read them all.
     """
     needed = [os.path.realpath(sys.executable), sysconfig.get_paths()["stdlib"],
-              *map(str, bubblewrap.BOT_SIDE_FILES), bubblewrap.func_timeout_dir(), *map(str, package_roots)]
+              str(botside.folder()), *map(str, package_roots)]
     if game is not None and game.botapi_dir is not None:
         needed.append(str(game.botapi_dir))
     return privileges.plain_obstacle(needed)

@@ -31,7 +31,7 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import bubblewrap, judge, packages, privileges, procfs, stale, wire
+from harness.sandbox import botside, bubblewrap, judge, packages, privileges, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
@@ -40,8 +40,7 @@ from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, Wa
 from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
 from harness.submission import MAIN, Submission
 
-WORKER = Path(__file__).with_name("worker.py")
-BOT_SIDE_FILES = bubblewrap.BOT_SIDE_FILES
+WORKER = Path(__file__).with_name("worker.py")  # the source; bots run it compiled (botside.script())
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
@@ -112,6 +111,7 @@ class BotProcess:
         if wanted:  # resolved once per process; a job's packages were checked when it was read
             self.package_roots = packages.link_folder(self.root / "packages", packages.resolve_all(wanted))
         self.bwrap = use_bwrap(self.limits.isolation)
+        lib = botside.folder()
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
         as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid, where it can run
@@ -120,14 +120,14 @@ class BotProcess:
             self.uid = privileges.pick_uid() if support.drop else None
             prefix = bubblewrap.command(support.path or "bwrap", userns=support.userns,
                                         code_dir=code, work_dir=work, botapi_dir=self.game.botapi_dir,
-                                        worker_files=BOT_SIDE_FILES, work_bytes=self.limits.work_bytes,
+                                        lib_dir=lib, work_bytes=self.limits.work_bytes,
                                         package_dir=self.root / "packages" if wanted else None,
                                         package_roots=tuple(self.package_roots),
                                         drop=(support.drop, self.uid) if support.drop and self.uid else None)
-            argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(WORKER),
-                    str(req_r), str(rep_w), bubblewrap.LIB_MOUNT]
-        else:
-            argv = [sys.executable, "-I", "-S", "-B", str(WORKER), str(req_r), str(rep_w), os.path.dirname(bubblewrap.func_timeout_dir())]
+            argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT),
+                    str(req_r), str(rep_w)]
+        else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
+            argv = [sys.executable, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig"]
             if privileges.is_root() and plain_drop_obstacle(self.game, tuple(self.package_roots)) is None:
                 self.uid = privileges.pick_uid()
                 privileges.share_with(self.uid, self.root, code, work)

@@ -1,7 +1,8 @@
 """What a killed harness leaves behind, and its removal by the next one.
 
 A harness killed with ``kill -9`` cannot clean up: its bots' temporary folders
-(``harness-bot-<owner pid>-*``) and cgroups (``harness-<owner pid>-*``) stay. Both carry the
+(``harness-bot-<owner pid>-*``), its folder of compiled bot-side files
+(``harness-lib-<owner pid>-*``, :mod:`harness.sandbox.botside`) and cgroups (``harness-<owner pid>-*``) stay. Both carry the
 owner's pid, so a later harness can tell them from those of a harness still running.
 """
 
@@ -13,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 DIR_PREFIX = "harness-bot-"
+LIB_PREFIX = "harness-lib-"  # harness.sandbox.botside's folders
 
 
 def owner_alive(pid: int) -> bool:
@@ -30,12 +32,12 @@ def owner_alive(pid: int) -> bool:
 
 
 def sweep_stale_dirs() -> int:
-    """Delete the bots' temporary folders whose owning harness is gone; returns how many."""
+    """Delete the bots' temporary folders (and bot-side files) whose owning harness is gone; how many."""
     removed = 0
     root = tempfile.gettempdir()
     for name in os.listdir(root):
         parts = name.split("-")
-        if not name.startswith(DIR_PREFIX) or len(parts) < 4 or not parts[2].isdigit():
+        if not name.startswith((DIR_PREFIX, LIB_PREFIX)) or len(parts) < 4 or not parts[2].isdigit():
             continue
         if owner_alive(int(parts[2])):
             continue  # its folder is in use
@@ -44,4 +46,4 @@ def sweep_stale_dirs() -> int:
     return removed
 
 
-__all__ = ["DIR_PREFIX", "owner_alive", "sweep_stale_dirs"]
+__all__ = ["DIR_PREFIX", "LIB_PREFIX", "owner_alive", "sweep_stale_dirs"]

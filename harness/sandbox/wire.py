@@ -1,6 +1,6 @@
 """The wire format between the harness and a bot's process: tagged JSON in length-prefixed frames.
 
-Standard library only: the bot-side worker loads this very file by path, so parent and child
+Standard library only: the bot-side worker imports a copy of this very file, so parent and child
 always agree on the format. Nothing here ever unpickles or evaluates data.
 
 Values are JSON with a few tags, so that the parent sees exactly what type the bot returned
@@ -19,8 +19,14 @@ import json
 import math
 import os
 import struct
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing and collections.abc would cost milliseconds of every bot's start
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    # The parent's view of an object: (wire name or None, "module.Class", fields) -> value.
+    ObjectBuilder = Callable[[Any, str, dict[str, Any]], Any]
 
 HEADER = struct.Struct(">I")
 # Bound at import: in the bot's process this runs before any bot code, so a bot that replaces
@@ -33,10 +39,6 @@ MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not
 
 class WireError(ValueError):
     """A value cannot be carried (cyclic, too deep, too large, unknown type) or a frame is bad."""
-
-
-# The parent's view of an object: (wire name or None, "module.Class", fields) -> value.
-ObjectBuilder = Callable[[Any, str, dict[str, Any]], Any]
 
 
 def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,

@@ -1,9 +1,12 @@
 """The bot-side worker: runs in the bot's own process and calls the bot's code on request.
 
 Started by :class:`harness.sandbox.process.BotProcess` as
-``python -I -S -B worker.py REQUEST_FD REPLY_FD [LIB_DIR]`` (under bubblewrap where available).
+``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig]`` (under bubblewrap where
+available), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
+the modules it imports are ``_harness_wire``, ``_harness_guard`` and ``_harness_construct``.
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
-stdout/stderr, which the parent captures). ``LIB_DIR`` holds ``func_timeout``.
+stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
+harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
 
 The worker first sends ``{"hello": true, "seq": 0}``; then it serves requests, each a JSON
 object with a ``seq`` number that its reply echoes:
@@ -30,18 +33,37 @@ authority on time, and the parent measures CPU time itself where it can (cgroups
 
 from __future__ import annotations
 
-import importlib.util
+import _frozen_importlib
+import _frozen_importlib_external
 import json
 import os
-import queue
-import random
 import sys
 import threading
 import time
-import traceback
-from collections.abc import Callable
-from types import CodeType, FrameType, ModuleType, TracebackType
-from typing import Any
+from _queue import Empty, SimpleQueue  # queue's own classes, without queue's imports (heapq, ...)
+
+# The worker's folder holds its modules (harness.sandbox.botside); main() takes it off sys.path.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+TYPE_CHECKING = False  # typing and collections.abc would cost milliseconds of every start
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import CodeType, FrameType, TracebackType
+    from typing import Any
+
+    Reply = dict[str, Any]
+if TYPE_CHECKING or __name__ != "__main__":  # imported by the harness itself (tests, tools)
+    from harness.sandbox import construct, wire
+    from harness.sandbox import guard as guard_module
+else:  # a bot's process
+    sys.path.insert(0, _HERE)
+    import _harness_construct as construct
+    import _harness_guard as guard_module
+    import _harness_wire as wire
+
+# What importlib.util exports, from the import system's own modules (always loaded):
+# importlib.util itself would add milliseconds of imports to every start.
+_module_from_spec = _frozen_importlib.module_from_spec
+_spec_from_file_location = _frozen_importlib_external.spec_from_file_location
 
 # Bound now, before any bot code runs, so a bot that monkeypatches these modules cannot
 # change what the worker measures or how it talks to the parent.
@@ -50,26 +72,9 @@ _wall_clock = time.perf_counter
 _exit = os._exit
 _current_frames = sys._current_frames
 _encode = json.JSONEncoder().encode  # the reply's envelope (a bot may replace json.dumps)
-_HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def _load(filename: str, name: str, folder: str = _HERE) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, os.path.join(folder, filename))
-    assert spec is not None and spec.loader is not None  # our own file: always present
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-wire = _load("wire.py", "_harness_wire")
-guard_module = _load("guard.py", "_harness_guard")
-construct = _load("construct.py", "_harness_construct")
-
 MAX_ANSWER_BYTES = 1 << 20
 REASON_CHARS = 2000
 NCPU = os.cpu_count() or 1
-Reply = dict[str, Any]
 
 
 def _plain(text: Any, limit: int = 300) -> str:
@@ -80,7 +85,7 @@ def _plain(text: Any, limit: int = 300) -> str:
 
 
 class BotThread:
-    """The one thread that runs all of the bot's code (a ``func_timeout`` ``StoppableThread``).
+    """The one thread that runs all of the bot's code.
 
     A persistent thread costs a hand-off per call (about 20 us) where ``func_timeout()``
     would start a new thread per call (about 130 us); two C-level queues make the hand-off.
@@ -88,12 +93,12 @@ class BotThread:
     and every thread counts against the bot's cap): the parent kills the process.
     """
 
-    def __init__(self, stoppable: type) -> None:
-        self.jobs: queue.SimpleQueue[Callable[[], Reply]] = queue.SimpleQueue()
-        self.results: queue.SimpleQueue[bool] = queue.SimpleQueue()  # C-level: the fastest hand-off
+    def __init__(self) -> None:
+        self.jobs: SimpleQueue[Callable[[], Reply]] = SimpleQueue()
+        self.results: SimpleQueue[bool] = SimpleQueue()  # C-level: the fastest hand-off
         self.outcome: Reply = {}
         self.ident: int | None = None
-        self.thread = stoppable(target=self.loop, name="bot", daemon=True)
+        self.thread = threading.Thread(target=self.loop, name="bot", daemon=True)
         self.thread.start()
         try:  # the kernel's count of the time this thread waited for a CPU (see _waits)
             self.schedstat: int | None = os.open(f"/proc/self/task/{self.thread.native_id}/schedstat", os.O_RDONLY)
@@ -149,20 +154,18 @@ class BotThread:
             try:
                 self.results.get(timeout=wait)
                 return ""
-            except queue.Empty:
+            except Empty:
                 pass
 
 
 class Worker:
     """State of one bot process: its module, class, instance and the policy it runs under."""
 
-    def __init__(self, req_fd: int, rep_fd: int, guard: Any, stdlib: list[str], stoppable: type,
-                 timed_out: type[BaseException]) -> None:
+    def __init__(self, req_fd: int, rep_fd: int, guard: Any, stdlib: list[str]) -> None:
         self.req_fd = req_fd
         self.rep_fd = rep_fd
         self.guard = guard
         self.stdlib = stdlib
-        self.timed_out = timed_out
         self.player_path = ""
         self.code_dir = ""
         self.cls: type | None = None
@@ -170,7 +173,7 @@ class Worker:
         self.instance: Any = None
         self.wire_by_class: dict[type, str] = {}
         self.class_by_wire: dict[str, type] = {}
-        self.executor = BotThread(stoppable)
+        self.executor = BotThread()
 
     # ---- protocol ------------------------------------------------------------------------
     def reply(self, message: Reply) -> None:
@@ -217,13 +220,16 @@ class Worker:
 
     # ---- operations ----------------------------------------------------------------------
     def load(self, request: dict[str, Any]) -> Reply:
+        import random  # here: a bot's first answer waits for it anyway; the hello does not
+
         self.player_path = os.path.abspath(request["path"])
         self.code_dir = os.path.abspath(request.get("code") or os.path.dirname(self.player_path))
         _copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
         applied = _apply_rlimits(request.get("rlimits", {}))
         sys.path[:] = [*request["sys_path"], *self.stdlib]
         for name, (module_name, class_name) in request["wire"].items():
-            cls = getattr(importlib.import_module(module_name), class_name)
+            __import__(module_name)  # no bot code has run yet: the real __import__
+            cls = getattr(sys.modules[module_name], class_name)
             self.wire_by_class[cls] = name
             self.class_by_wire[name] = cls
         random.seed(request["seed"])
@@ -238,9 +244,9 @@ class Worker:
         def job() -> Reply:
             try:
                 module_name = os.path.splitext(os.path.basename(self.player_path))[0]
-                spec = importlib.util.spec_from_file_location(module_name, self.player_path)
+                spec = _spec_from_file_location(module_name, self.player_path)
                 assert spec is not None and spec.loader is not None
-                module = importlib.util.module_from_spec(spec)
+                module = _module_from_spec(spec)
                 sys.modules[module_name] = module
                 spec.loader.exec_module(module)
             except BaseException as exc:  # noqa: BLE001 - the bot may raise anything
@@ -392,7 +398,7 @@ class Worker:
                         "reason": f"{what} called sys.exit({_plain(repr(exc.code))}){where}"}
             if isinstance(exc, guard_module.Forbidden):
                 return {"ok": False, "verdict": "forbidden", "reason": f"{what}: {_plain(str(exc))}{where}"}
-            text = "".join(traceback.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
+            text = "".join(_format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
             return {"ok": False, "verdict": "exception",
                     "reason": f"{what} raised {_plain(type(exc).__name__)}: {_short(exc)}{where}",
                     "traceback": _plain(text[-REASON_CHARS:], REASON_CHARS)}
@@ -449,6 +455,14 @@ def line_of(code: CodeType, lasti: int, line: int | None) -> int:
     return best
 
 
+def _format_exception(*args: Any) -> list[str]:
+    """``traceback.format_exception``, imported at the first exception: a bot that raises none
+    never pays for ``traceback`` (and ``linecache``, ``tokenize``, ``textwrap``) at its start."""
+    import traceback
+
+    return traceback.format_exception(*args)
+
+
 def _short(exc: BaseException) -> str:
     try:
         return _plain(str(exc))
@@ -487,19 +501,19 @@ def _apply_rlimits(limits: dict[str, int]) -> list[str]:
 
 
 def _die_with_parent() -> None:
-    """Linux: be killed when the process that started us dies (even by ``kill -9``).
+    """Linux: be killed when the process that started us (the harness) dies, even by ``kill -9``.
 
-    Without bubblewrap that is the harness; under bubblewrap, its namespace's init, which
-    ``--die-with-parent`` ties to the harness in turn.
+    Plain mode only: under bubblewrap the worker's parent is its PID namespace's init, which
+    ``--die-with-parent`` ties to the harness, and the kernel kills every process of a PID
+    namespace whose init dies (``ctypes`` would cost every start milliseconds for nothing).
     """
     if not sys.platform.startswith("linux"):
         return
     import ctypes
-    import signal
 
     parent = os.getppid()
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1 = PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL
     except (OSError, AttributeError):
         return
     if os.getppid() != parent:  # the parent died before the request took effect
@@ -508,31 +522,17 @@ def _die_with_parent() -> None:
 
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
-    lib = sys.argv[3] if len(sys.argv) > 3 else ""
-    _die_with_parent()  # before the guard: it refuses ctypes once armed
+    if sys.argv[3:] == ["pdeathsig"]:
+        _die_with_parent()  # before the guard: it refuses ctypes once armed
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
-    if lib:
-        sys.path.insert(0, lib)
-    # The two modules of func_timeout the worker uses, loaded as files: its package's __init__
-    # imports dafunc and with it `inspect`, about 10 ms of every bot's start.
-    timeouts = os.path.join(lib, "func_timeout")
-    FunctionTimedOut = _load("exceptions.py", "func_timeout.exceptions", timeouts).FunctionTimedOut
-    StoppableThread = _load("StoppableThread.py", "func_timeout.StoppableThread", timeouts).StoppableThread
-
-    try:  # resolved now: a later lookup would be a ctypes.dlsym, which the guard refuses
-        import ctypes
-
-        ctypes.pythonapi.PyThreadState_SetAsyncExc  # noqa: B018
-    except (ImportError, AttributeError):  # pragma: no cover - ctypes-less builds
-        pass
     # The bot sees the standard library only (plus its own folders, added at load): not the
-    # worker's folder, not func_timeout's, not site-packages (the worker runs with -S).
-    stdlib = [p for p in sys.path if p and p not in (lib, _HERE) and "-packages" not in p]
+    # worker's folder, not site-packages (the worker runs with -S).
+    stdlib = [p for p in sys.path if p and p != _HERE and "-packages" not in p]
     sys.path[:] = stdlib
     sys.dont_write_bytecode = True
     del sys.argv[1:]
-    Worker(req_fd, rep_fd, guard, stdlib, StoppableThread, FunctionTimedOut).serve()
+    Worker(req_fd, rep_fd, guard, stdlib).serve()
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ GAME = get_game("priemspel")
 
 def test_bubblewrap_command_isolates_everything(tmp_path: Path) -> None:
     argv = bubblewrap.command("bwrap", userns=True, code_dir=tmp_path / "code", work_dir=tmp_path / "work",
-                              botapi_dir=GAME.botapi_dir, worker_files=(), work_bytes=1 << 20)
+                              botapi_dir=GAME.botapi_dir, work_bytes=1 << 20)
     for flag in ("--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--die-with-parent",
                  "--disable-userns"):
         assert flag in argv
@@ -46,7 +46,7 @@ def test_under_bubblewrap_the_bot_sees_only_its_own_files() -> None:
     """The kernel's view from inside the sandbox (a probe run with the bot's command line, no guard)."""
     sup = bubblewrap.support()
     argv = bubblewrap.command(sup.path or "bwrap", userns=sup.userns, code_dir=None, work_dir=None,
-                              botapi_dir=None, worker_files=(), work_bytes=1 << 20)
+                              botapi_dir=None, work_bytes=1 << 20)
     probe = ("import os, json; print(json.dumps({'uid': os.getuid(), 'pid': os.getpid(), "
              "'root': sorted(os.listdir('/')), 'net': open('/proc/net/dev').read().count(':'), "
              "'home': os.path.exists('/home'), 'etc': sorted(os.listdir('/etc'))}))")

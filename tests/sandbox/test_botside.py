@@ -1,0 +1,93 @@
+"""The compiled bot-side files: made once per harness process, fresh against their sources, and
+what a real bot's process runs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.games import get_game
+from harness.games.base import Call, WireObject
+from harness.sandbox import BotProcess, botside
+
+GAME = get_game("priemspel")
+VIEW = WireObject("Spel", {"_N": 5, "_positie": 0, "_eind": 23})
+CHECKED_HASH = 0b11  # a pyc's flags word: hash-based, checked against its source at every import
+
+
+def _flags(pyc: Path) -> int:
+    return int.from_bytes(pyc.read_bytes()[4:8], "little")
+
+
+def test_the_folder_holds_the_worker_compiled_and_its_modules_with_checked_bytecode() -> None:
+    lib = botside.folder()
+    assert lib == botside.folder()  # once per process
+    assert lib.name.startswith(f"{botside.PREFIX}{os.getpid()}-")
+    assert (lib / botside.SCRIPT).read_bytes()[:4] == __import__("importlib.util").util.MAGIC_NUMBER
+    for source, module in botside.MODULES.items():
+        if module is None:
+            continue
+        assert (lib / f"{module}.py").read_bytes() == (botside.HERE / source).read_bytes()
+        [pyc] = (lib / "__pycache__").glob(f"{module}.*.pyc")
+        assert _flags(pyc) == CHECKED_HASH
+    for path in [lib, *lib.rglob("*")]:  # nobody, not even the harness's own uid, writes it
+        assert not os.stat(path).st_mode & 0o222 if path.is_file() else os.stat(path).st_mode & 0o777 == 0o755
+
+
+def test_a_changed_source_gets_a_new_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = tmp_path / "sandbox"
+    shutil.copytree(botside.HERE, here, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(botside, "HERE", here)
+    monkeypatch.setattr(botside, "SOURCES", tuple(here / n for n in botside.MODULES))
+    monkeypatch.setattr(botside, "_built", None)
+    first = botside.folder()
+    wire = here / "wire.py"
+    wire.write_text(wire.read_text() + "\nCHANGED = True\n")
+    second = botside.folder()
+    assert second != first and not first.exists()
+    assert "CHANGED = True" in (second / "_harness_wire.py").read_text()
+    botside._remove()
+    assert not second.exists()
+
+
+def test_a_bot_runs_the_compiled_worker_and_a_stale_pyc_never_runs() -> None:
+    """A bot reads what its process imported: the worker is ``__main__`` from ``worker.pyc``, and
+    a module whose source no longer matches its bytecode runs from the source."""
+    lib = botside.folder()
+    copy = lib / "_harness_construct.py"
+    original = copy.read_bytes()
+    bot = (b"import sys\n"
+           b"main, construct = sys.modules['__main__'], sys.modules['_harness_construct']\n"
+           b"assert main.__file__.endswith('/worker.pyc'), main.__file__\n"
+           b"assert getattr(construct, 'STALE_CHECK', False), 'a stale pyc ran'\n"
+           b"class Player:\n    def __init__(self, name):\n        pass\n    def zet(self, spel):\n        return 2\n")
+    os.chmod(copy, 0o644)
+    try:  # the source changes, its pyc does not: the import must see the change
+        copy.write_bytes(original + b"\nSTALE_CHECK = True\n")
+        with BotProcess(GAME, bot) as b:
+            loaded = b.load()
+            assert loaded.ok, loaded.reason
+            assert b.call(Call("__init__", ("x",), "init")).ok
+            assert b.call(Call("zet", (VIEW,), "move")).value == 2
+    finally:
+        copy.write_bytes(original)
+        os.chmod(copy, 0o444)
+
+
+def test_the_folder_goes_when_the_harness_process_exits(tmp_path: Path) -> None:
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from harness.sandbox import botside; "
+            "print(botside.folder(), flush=True)")
+    done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).resolve().parents[2])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    folder = Path(done.stdout.strip())
+    deadline = time.monotonic() + 10
+    while folder.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert folder.name.startswith(botside.PREFIX) and not folder.exists()
