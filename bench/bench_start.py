@@ -10,8 +10,11 @@ timed by stage:
 * ``load``: the import of a trivial ``player.py``; ``init``: its constructor; ``move``: one move;
 * ``close``: killing the tree and deleting its cgroup and folders (after the first answer).
 
-``first answer`` is spawn to move. ``cpu`` is the CPU time the start cost the machine: the
-harness process (all its threads) and its reaped children (bubblewrap, the worker). The floors,
+``first answer`` is spawn to move. ``cpu`` is the CPU time the start cost the machine, from
+start to close: the harness process (all its threads, the launchers made ahead) and every
+process it started, read from a cpuacct cgroup the measuring process runs in, plus the bot's
+own cgroup (where its tree moves) read before the close. Without a writable cpuacct hierarchy
+it is the harness process and its reaped children only (bubblewrap's, not the worker's). The floors,
 in the same run: ``python -I -S -c pass`` bare, and under ``bwrap --ro-bind / /``.
 
 Each ``--repo`` (default: this checkout) runs in a process of its own, and the rounds
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
@@ -36,9 +40,30 @@ TRIVIAL = b"class Player:\n    def __init__(self, name):\n        pass\n    def 
 STAGES = ("spawn", "hello", "load", "init", "move", "close")
 
 
-def _cpu() -> float:
-    own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
+class Accounting:
+    """CPU time of this process and everything it starts, from a cpuacct cgroup of its own."""
+
+    def __init__(self) -> None:
+        self.group: Path | None = CPUACCT / f"bench-start-{os.getpid()}"
+        try:
+            self.group.mkdir()
+            (self.group / "cgroup.procs").write_text(str(os.getpid()))
+        except OSError:
+            self.group = None
+
+    def read(self) -> float:
+        if self.group is not None:
+            return int((self.group / "cpuacct.usage").read_text()) / 1e9
+        own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime
+
+    def close(self) -> None:
+        if self.group is not None:
+            (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+            self.group.rmdir()
 
 
 def child(repo: str) -> None:
@@ -50,8 +75,9 @@ def child(repo: str) -> None:
 
     game = get_game("priemspel")
     view = WireObject("Spel", {"_N": 5, "_positie": 0, "_eind": 23})
+    cpu = Accounting()
     for _ in sys.stdin:
-        c0 = _cpu()
+        c0 = cpu.read()
         t = [time.perf_counter()]
         b = BotProcess(game, TRIVIAL)
         b.start()
@@ -64,12 +90,14 @@ def child(repo: str) -> None:
         t.append(time.perf_counter())
         assert b.call(Call("zet", (view,), "move")).ok
         t.append(time.perf_counter())
+        bot_cpu = (b.cgroup.cpu_ns() or 0) / 1e9 if b.cgroup is not None and cpu.group is not None else 0.0
         b.close()
         t.append(time.perf_counter())
         row = {name: (t[i + 1] - t[i]) * 1000 for i, name in enumerate(STAGES)}
         row["first answer"] = (t[5] - t[0]) * 1000
-        row["cpu"] = (_cpu() - c0) * 1000
+        row["cpu"] = (cpu.read() - c0 + bot_cpu) * 1000
         print(json.dumps(row), flush=True)
+    cpu.close()
 
 
 def _show(name: str, ms: list[float]) -> None:

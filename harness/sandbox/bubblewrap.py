@@ -35,6 +35,7 @@ import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.sandbox import botside, privileges
 
@@ -129,11 +130,17 @@ def _site_dirs() -> tuple[str, ...]:
     return tuple(sorted(p for p in found if os.path.isdir(p)))
 
 
-def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | None,
-            botapi_dir: Path | None, work_bytes: int, lib_dir: Path | None = None,
-            package_dir: Path | None = None, package_roots: tuple[Path, ...] = (),
-            drop: tuple[str, int] | None = None) -> list[str]:
-    """The ``bwrap`` arguments (up to, not including, the command) for one bot.
+def command(exe: str, *, drop: tuple[str, int] | None = None, **options: Any) -> list[str]:
+    """The ``bwrap`` command line (up to, not including, the command) for one bot: ``exe``, its
+    :func:`options`, and with a ``drop`` the ``setpriv`` command that drops the bot's uid."""
+    return [exe, *bwrap_options(drop=drop, **options), *(privileges.setpriv_prefix(*drop) if drop is not None else [])]
+
+
+def bwrap_options(*, userns: bool, code_dir: Path | None, work_dir: Path | None,
+                  botapi_dir: Path | None, work_bytes: int, lib_dir: Path | None = None,
+                  package_dir: Path | None = None, package_roots: tuple[Path, ...] = (),
+                  drop: tuple[str, int] | None = None, env: dict[str, str] | None = None) -> list[str]:
+    """The ``bwrap`` options for one bot (its namespaces, mounts and, if given, its ``env``).
 
     ``lib_dir`` is the folder of compiled bot-side files (:func:`harness.sandbox.botside.folder`).
     ``package_dir`` is the bot's folder of links to the packages it may import and
@@ -142,7 +149,7 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
     then runs as that uid (the harness is root; bwrap's own folders are made world-searchable
     so the uid reaches what is bound, and its working folder is a sticky world-writable tmpfs).
     """
-    argv = [exe]
+    argv = [] if env is None else ["--clearenv", *(x for item in env.items() for x in ("--setenv", *item))]
     if userns:
         argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
     argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
@@ -195,9 +202,7 @@ def command(exe: str, *, userns: bool, code_dir: Path | None, work_dir: Path | N
         argv += [*reach(str(work_dir)), *perms, "--size", str(work_bytes), "--tmpfs", str(work_dir),
                  "--chdir", str(work_dir)]
     argv += ["--remount-ro", "/"]
-    if drop is not None:
-        argv += privileges.setpriv_prefix(*drop)
     return argv
 
 
-__all__ = ["BwrapSupport", "command", "python_executable", "support"]
+__all__ = ["BwrapSupport", "bwrap_options", "command", "python_executable", "support"]

@@ -209,6 +209,11 @@ class BotCgroup:
         return group
 
     def _configure(self, max_tasks: int, memory_bytes: int | None) -> None:
+        self.set_limits(max_tasks, memory_bytes)
+        self._open_fds()
+
+    def set_limits(self, max_tasks: int, memory_bytes: int | None) -> None:
+        """Cap the group's tasks and (if given) its memory, swap included. Raises OSError."""
         if "pids" in self.dirs:
             (self.dirs["pids"] / "pids.max").write_text(str(max_tasks))
         if memory_bytes and "memory" in self.dirs:
@@ -224,6 +229,8 @@ class BotCgroup:
                     (self.dirs["memory"] / "memory.swap.max").write_text("0")
                 except OSError:
                     pass
+
+    def _open_fds(self) -> None:
         cpu_file = None
         if self.version == 1 and "cpuacct" in self.dirs:
             cpu_file = self.dirs["cpuacct"] / "cpuacct.usage"

@@ -31,7 +31,7 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import botside, bubblewrap, judge, packages, privileges, procfs, stale, wire
+from harness.sandbox import botside, bubblewrap, judge, launcher, packages, privileges, procfs, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
@@ -80,6 +80,7 @@ class BotProcess:
         self._rep_r: int | None = None
         self._seq = 0
         self._ready = False  # the worker said hello and its tree is in the cgroup
+        self._enrolled = False  # its tree was born in its cgroup (a launcher's)
         self._worker_pid: int | None = None
         self._paused = False
         self.turns: Turns | None = None  # set once the worker said hello
@@ -112,20 +113,21 @@ class BotProcess:
             self.package_roots = packages.link_folder(self.root / "packages", packages.resolve_all(wanted))
         self.bwrap = use_bwrap(self.limits.isolation)
         lib = botside.folder()
+        extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
+        tasks = self.limits.max_tasks + extra
+        memory = self.limits.memory_bytes + (self.limits.work_bytes if self.bwrap else 0) + (64 << 20)
+        if self.bwrap and self.limits.cgroups and self._launch(lib, tasks, memory, wanted):
+            self._watch()
+            return
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
         as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid, where it can run
         if self.bwrap:
             support = bubblewrap.support()
             self.uid = privileges.pick_uid() if support.drop else None
-            prefix = bubblewrap.command(support.path or "bwrap", userns=support.userns,
-                                        code_dir=code, work_dir=work, botapi_dir=self.game.botapi_dir,
-                                        lib_dir=lib, work_bytes=self.limits.work_bytes,
-                                        package_dir=self.root / "packages" if wanted else None,
-                                        package_roots=tuple(self.package_roots),
-                                        drop=(support.drop, self.uid) if support.drop and self.uid else None)
-            argv = [*prefix, bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT),
-                    str(req_r), str(rep_w)]
+            drop = privileges.setpriv_prefix(support.drop, self.uid) if support.drop and self.uid else []
+            argv = [support.path or "bwrap", *self._bwrap_options(lib, wanted, self.uid), *drop,
+                    bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w)]
         else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
             argv = [sys.executable, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig"]
             if privileges.is_root() and plain_drop_obstacle(self.game, tuple(self.package_roots)) is None:
@@ -141,9 +143,45 @@ class BotProcess:
             os.close(req_r)
             os.close(rep_w)
         if self.limits.cgroups:
-            extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
-            memory = self.limits.memory_bytes + (self.limits.work_bytes if self.bwrap else 0) + (64 << 20)
-            self.cgroup = BotCgroup.create(self.limits.max_tasks + extra, memory)
+            self.cgroup = BotCgroup.create(tasks, memory)
+        self._watch()
+
+    def _bwrap_options(self, lib: Path, wanted: set[str], uid: int | None) -> list[str]:
+        assert self.root is not None
+        support = bubblewrap.support()
+        return bubblewrap.bwrap_options(userns=support.userns, code_dir=self.root / "code",
+                                        work_dir=self.root / "work", botapi_dir=self.game.botapi_dir,
+                                        lib_dir=lib, work_bytes=self.limits.work_bytes,
+                                        package_dir=self.root / "packages" if wanted else None,
+                                        package_roots=tuple(self.package_roots),
+                                        drop=(support.drop, uid) if support.drop and uid else None,
+                                        env=_scrubbed_env(self.root / "work"))
+
+    def _launch(self, lib: Path, tasks: int, memory: int, wanted: set[str]) -> bool:
+        """Start the bot from a launcher made ahead, already in its cgroup (:mod:`launcher`).
+
+        False if none is ready (one is then being made for a later start) or it failed: the
+        caller starts bubblewrap itself.
+        """
+        support = bubblewrap.support()
+        kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT))
+        ready = launcher.take(kind, privileges.pick_uid)
+        if ready is None:
+            return False
+        try:
+            ready.cgroup.set_limits(tasks, memory)
+            ready.launch(self._bwrap_options(lib, wanted, ready.uid))
+        except OSError:
+            ready.discard()
+            return False
+        self.proc, self.cgroup, self.uid = ready.proc, ready.cgroup, ready.uid
+        self._req_w, self._rep_r = ready.req_w, ready.rep_r
+        self._enrolled = True  # born in its cgroup: nothing to move
+        return True
+
+    def _watch(self) -> None:
+        """Poll the reply channel and the bot's stdout and stderr from now on."""
+        assert self.proc is not None and self._rep_r is not None
         assert self.proc.stdout is not None and self.proc.stderr is not None
         self._streams = {self.proc.stdout.fileno(): self.stdout, self.proc.stderr.fileno(): self.stderr}
         self._poll = select.poll()
@@ -174,7 +212,7 @@ class BotProcess:
             return self.dead
         tree = procfs.tree(self.proc.pid)
         self._worker_pid = tree[-1] if tree else self.proc.pid
-        if self.cgroup is not None:
+        if self.cgroup is not None and not self._enrolled:
             try:
                 self.cgroup.enroll(tree)
             except OSError:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 
 from harness.games import get_game
-from harness.sandbox import BotProcess, Limits
+from harness.sandbox import BotProcess, Limits, launcher
 from tests.hostile.leftovers import bot_cgroups, bot_dir_prefix, bot_processes
 
 GAME = get_game("priemspel")
@@ -22,6 +23,12 @@ def test_a_running_bot_is_seen_and_a_closed_one_is_gone(isolation: str) -> None:
         assert bot.load().ok
         seen = bot_processes()
         assert bot.worker_pid in seen and bot.pid in seen, seen
+    # What is left is bubblewrap started ahead for the next bots (not a game's): drained, nothing.
+    deadline = time.monotonic() + 30
+    while isolation == "auto" and len(launcher.idle()) < launcher.AHEAD and time.monotonic() < deadline:
+        time.sleep(0.01)  # the pool is full: none is being made while we look
+    assert set(bot_processes()) <= {x.proc.pid for x in launcher.idle()}
+    launcher.drain()
     assert bot_processes() == {} and bot_cgroups() == []
 
 

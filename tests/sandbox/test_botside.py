@@ -91,3 +91,42 @@ def test_the_folder_goes_when_the_harness_process_exits(tmp_path: Path) -> None:
     while folder.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert folder.name.startswith(botside.PREFIX) and not folder.exists()
+
+
+@pytest.mark.parametrize("isolation", ["auto", "plain"])
+def test_a_bot_dies_with_a_harness_killed_with_sigkill(isolation: str) -> None:
+    """Under bubblewrap its PID namespace takes the worker along (the worker no longer asks the
+    kernel itself); in plain mode the worker's own PR_SET_PDEATHSIG does."""
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1])\n"
+            "from harness.games import get_game; from harness.sandbox import BotProcess, Limits\n"
+            "b = BotProcess(get_game('priemspel'), b'class Player:\\n    pass\\n', limits=Limits(isolation=sys.argv[2]))\n"
+            "assert b.load().ok\n"
+            "print(b.worker_pid, b.pid, int(b.bwrap), flush=True)\n"
+            "time.sleep(600)\n")
+    harness = subprocess.Popen([sys.executable, "-c", code, str(Path(__file__).resolve().parents[2]), isolation],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert harness.stdout is not None
+        worker, root, bwrapped = map(int, harness.stdout.readline().split())
+        assert bwrapped == (isolation == "auto" and botside_bwrap())
+        assert Path(f"/proc/{worker}/cmdline").read_bytes().split(b"\0")[4].endswith(b"/worker.pyc")
+    finally:
+        harness.kill()
+        harness.wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in (worker, root)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(worker) and not _alive(root), "the bot outlived its harness"
+
+
+def botside_bwrap() -> bool:
+    from harness.sandbox import bubblewrap
+
+    return bubblewrap.support().available
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
