@@ -174,6 +174,7 @@ class Worker:
         self.wire_by_class: dict[type, str] = {}
         self.class_by_wire: dict[str, type] = {}
         self.executor = BotThread()
+        self.format_exception: Callable[..., list[str]] = lambda *args: []  # traceback's, bound at load
 
     # ---- protocol ------------------------------------------------------------------------
     def reply(self, message: Reply) -> None:
@@ -220,8 +221,13 @@ class Worker:
 
     # ---- operations ----------------------------------------------------------------------
     def load(self, request: dict[str, Any]) -> Reply:
-        import random  # here: a bot's first answer waits for it anyway; the hello does not
+        # Here, not at start-up (a bot's first answer waits for them anyway; its hello does not),
+        # and before any bot code runs: describing an exception must not need a file the bot
+        # could have made unopenable (all its descriptors used up) or an import it subverted.
+        import random
+        import traceback
 
+        self.format_exception = traceback.format_exception
         self.player_path = os.path.abspath(request["path"])
         self.code_dir = os.path.abspath(request.get("code") or os.path.dirname(self.player_path))
         _copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
@@ -398,7 +404,7 @@ class Worker:
                         "reason": f"{what} called sys.exit({_plain(repr(exc.code))}){where}"}
             if isinstance(exc, guard_module.Forbidden):
                 return {"ok": False, "verdict": "forbidden", "reason": f"{what}: {_plain(str(exc))}{where}"}
-            text = "".join(_format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
+            text = "".join(self.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
             return {"ok": False, "verdict": "exception",
                     "reason": f"{what} raised {_plain(type(exc).__name__)}: {_short(exc)}{where}",
                     "traceback": _plain(text[-REASON_CHARS:], REASON_CHARS)}
@@ -453,14 +459,6 @@ def line_of(code: CodeType, lasti: int, line: int | None) -> int:
         if number is not None:
             best = number
     return best
-
-
-def _format_exception(*args: Any) -> list[str]:
-    """``traceback.format_exception``, imported at the first exception: a bot that raises none
-    never pays for ``traceback`` (and ``linecache``, ``tokenize``, ``textwrap``) at its start."""
-    import traceback
-
-    return traceback.format_exception(*args)
 
 
 def _short(exc: BaseException) -> str:
