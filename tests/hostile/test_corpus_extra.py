@@ -101,7 +101,7 @@ EXTRA: dict[str, Case] = {
     "persist_cron": Case(V.FORBIDDEN, r"^writing '/etc/cron\.d/harness-bot'" + OUTSIDE_WORK),
     "persist_sitecustomize": Case(V.FORBIDDEN, r"^writing '.*/sitecustomize\.py'" + OUTSIDE_WORK),
     "tamper_botapi": Case(V.FORBIDDEN, r"^writing '.*/botapi/priemspel\.py'" + OUTSIDE_WORK),
-    "tamper_guard_file": Case(V.FORBIDDEN, r"^writing '.*/sandbox/guard\.py'" + OUTSIDE_WORK),
+    "tamper_guard_file": Case(V.FORBIDDEN, r"^writing '.*/harness-lib-\d+-\w+/_harness_guard\.py'" + OUTSIDE_WORK),
     # signals and limits of other processes
     "signal_neighbour": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(\d+, 19\)\) is not allowed" + WHERE),
     "signal_everyone": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(-1, 9\)\) is not allowed" + WHERE),
