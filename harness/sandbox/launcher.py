@@ -223,8 +223,11 @@ def drain() -> int:
 
 def _at_fork_child() -> None:
     # A forked child shares its parent's pipes: close its copies of the launchers' ends so that
-    # a parent killed with kill -9 still lets its launchers see the end of their options.
+    # a parent killed with kill -9 still lets its launchers see the end of their options. Its
+    # pool starts empty, with locks no thread of the parent can be holding.
+    global _pool, _pool_lock
     pool = _pool
+    _pool, _pool_lock = _Pool(), threading.Lock()
     for ready in pool.ready.values():
         for launcher in ready:
             for fd in (launcher.args_w, launcher.req_w, launcher.rep_r):

@@ -128,3 +128,21 @@ def test_idle_launchers_end_with_a_harness_killed_with_sigkill() -> None:
     assert cgroup.sweep_stale() >= 0  # its empty cgroups go with the next harness's sweep
     left = [p for root in ("pids", "memory") for p in Path("/sys/fs/cgroup", root).glob(f"harness-{harness.pid}-*")]
     assert left == []
+
+
+def test_a_forked_child_owns_none_of_its_parent_s_launchers(warm: None) -> None:
+    fds = [fd for x in launcher.idle() for fd in (x.args_w, x.req_w, x.rep_r)]
+    assert fds
+    pid = os.fork()
+    if pid == 0:  # the child: an empty pool, and no copy of an end that would keep a launcher waiting
+        ok = launcher.idle() == []
+        for fd in fds:
+            try:
+                os.fstat(fd)
+                ok = False
+            except OSError:
+                pass
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert all(os.fstat(fd) for fd in fds)  # the parent's own ends stay open
