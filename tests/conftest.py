@@ -23,12 +23,13 @@ def no_leftovers() -> Iterator[None]:
     bots of other test runs on the same machine are not counted. The process table is read from
     /proc, so off Linux only the folders are checked.
     """
-    from harness.sandbox import launcher
+    from harness.sandbox import launcher, reaper
     from tests.hostile.leftovers import bot_cgroups, bot_dirs, bot_processes
 
     before = bot_dirs()
     yield
     launcher.drain()  # bubblewrap started ahead for the next bot: the harness's, not a game's
+    assert reaper.settle(), "a bot's cgroup or folder was not deleted within 30 s"
     if sys.platform.startswith("linux"):
         # A killed process can take a moment to leave the process table on a loaded machine:
         # wait for it with a deadline; one that is still there after 10 s survived its game.

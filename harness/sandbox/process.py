@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import botside, bubblewrap, judge, launcher, packages, privileges, procfs, stale, wire
+from harness.sandbox import botside, bubblewrap, judge, launcher, packages, privileges, procfs, reaper, stale, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
@@ -266,7 +265,8 @@ class BotProcess:
         return self._roundtrip(request, limit, what)
 
     def close(self) -> None:
-        """Kill the process tree, collect the remaining output and delete the working directory."""
+        """Kill the process tree and collect the remaining output; the cgroup and the working
+        directory are deleted in the background (:mod:`reaper`: every process was killed here)."""
         if getattr(_TURN, "bot", None) is self:
             _TURN.bot = None
         if self.proc is not None:
@@ -289,12 +289,9 @@ class BotProcess:
             self.clock = None
         if self.turns is not None:
             self.turns.close()
-        if self.cgroup is not None:
-            self.cgroup.remove()
-            self.cgroup = None
-        if self.root is not None:
-            shutil.rmtree(self.root, ignore_errors=True)
-            self.root = None
+        if self.cgroup is not None or self.root is not None:
+            reaper.later(self.cgroup, self.root)
+            self.cgroup = self.root = None
 
     def _signal(self, sig: int, group: bool = True) -> None:
         """Send ``sig`` to the bot's worker (which may have left its group) and, if ``group``, the group."""

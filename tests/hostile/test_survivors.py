@@ -9,7 +9,7 @@ import time
 import pytest
 
 from harness.games import get_game
-from harness.sandbox import BotProcess, Limits, launcher
+from harness.sandbox import BotProcess, Limits, launcher, reaper
 from tests.hostile.leftovers import bot_cgroups, bot_dir_prefix, bot_processes
 
 GAME = get_game("priemspel")
@@ -23,6 +23,7 @@ def test_a_running_bot_is_seen_and_a_closed_one_is_gone(isolation: str) -> None:
         assert bot.load().ok
         seen = bot_processes()
         assert bot.worker_pid in seen and bot.pid in seen, seen
+    assert reaper.settle()  # its cgroup and folder, deleted in the background
     # What is left is bubblewrap started ahead for the next bots (not a game's): drained, nothing.
     deadline = time.monotonic() + 30
     while isolation == "auto" and len(launcher.idle()) < launcher.AHEAD and time.monotonic() < deadline:

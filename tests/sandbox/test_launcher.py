@@ -15,7 +15,7 @@ import pytest
 
 from harness.games import get_game
 from harness.games.base import Call, WireObject
-from harness.sandbox import BotProcess, Limits, bubblewrap, cgroup, launcher, procfs
+from harness.sandbox import BotProcess, Limits, bubblewrap, cgroup, launcher, procfs, reaper
 from harness.sandbox.process import _scrubbed_env
 from harness.sandbox.turns import BWRAP_TASKS
 from tests.hostile.leftovers import bot_cgroups
@@ -75,7 +75,8 @@ def test_a_bot_from_a_launcher_is_born_in_its_own_cgroup_with_its_caps(warm: Non
         assert os.readlink(f"/proc/{b.worker_pid}/cwd") == str(b.root / "work")
         assert b.call(Call("zet", (VIEW,), "move")).value == 2
         group = b.cgroup
-    assert not any(p.exists() for p in group.dirs.values()) or group.dirs == {}
+    dirs = list(group.dirs.values())
+    assert reaper.settle() and group.dirs == {} and not any(p.exists() for p in dirs)
 
 
 def test_each_launcher_serves_one_bot(warm: None) -> None:
@@ -96,7 +97,7 @@ def test_drained_launchers_leave_nothing(warm: None) -> None:
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)  # reaped by discard
-    assert bot_cgroups() == []
+    assert reaper.settle() and bot_cgroups() == []  # the warm-up bot's, deleted in the background
 
 
 def test_idle_launchers_end_with_a_harness_killed_with_sigkill() -> None:
