@@ -15,6 +15,7 @@ import pytest
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
+from harness.sandbox import reaper
 from tests.conftest import BOTS, REPO
 
 GAME = get_game("priemspel")
@@ -110,4 +111,4 @@ class Player:
     seen = json.loads(record.players[0].stdout)
     assert seen["files"] == ["player.py"] and "harness-bot-" in seen["cwd"]  # its own files only
     assert "HARNESS_TEST_SECRET" not in seen["env"] and seen["stdin"] == ""
-    assert not Path(seen["cwd"]).exists()
+    assert reaper.settle() and not Path(seen["cwd"]).exists()  # deleted in the background after the game
