@@ -25,9 +25,11 @@ import atexit
 import os
 import subprocess
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from harness.sandbox.cgroup import BotCgroup
+from harness.sandbox.privileges import setpriv_prefix
 
 AHEAD = 2  # launchers kept ready per kind: both seats of the next game
 # The kinds of sandbox: (bwrap, setpriv or None, python, the worker's script).
@@ -44,7 +46,6 @@ class Launcher:
     req_w: int  # the parent's ends of the worker's request and reply pipes
     rep_r: int
     uid: int | None  # the uid setpriv drops the bot to, if any
-    _fds: list[int] = field(default_factory=list)
 
     def launch(self, options: list[str]) -> None:
         """Hand bubblewrap its options: it runs from here (raises OSError if it is gone)."""
@@ -91,7 +92,7 @@ def make(kind: Kind, uid: int | None) -> Launcher | None:
     rep_r, rep_w = os.pipe()
     mine = (args_w, req_w, rep_r)
     theirs = (args_r, req_r, rep_w)
-    drop = [] if setpriv is None or uid is None else _setpriv_prefix(setpriv, uid)
+    drop = [] if setpriv is None or uid is None else setpriv_prefix(setpriv, uid)
     argv = [bwrap, "--args", str(args_r), *drop, python, "-I", "-S", "-B", script, str(req_r), str(rep_w)]
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -113,12 +114,6 @@ def make(kind: Kind, uid: int | None) -> Launcher | None:
     return launcher
 
 
-def _setpriv_prefix(setpriv: str, uid: int) -> list[str]:
-    from harness.sandbox.privileges import setpriv_prefix
-
-    return setpriv_prefix(setpriv, uid)
-
-
 class _Pool:
     """Launchers made ahead by one background thread, per kind (of this process only)."""
 
@@ -131,7 +126,7 @@ class _Pool:
         self.closed = False
         self.making = False  # a launcher is being made (outside the lock)
 
-    def take(self, kind: Kind, pick_uid: object) -> Launcher | None:
+    def take(self, kind: Kind, pick_uid: Callable[[], int]) -> Launcher | None:
         with self.cond:
             self.wanted[kind] = AHEAD
             ready = self.ready.get(kind)
@@ -149,7 +144,7 @@ class _Pool:
                 return kind
         return None
 
-    def _fill(self, pick_uid: object) -> None:
+    def _fill(self, pick_uid: Callable[[], int]) -> None:
         while True:
             with self.cond:
                 while not self.closed and self._next() is None:
@@ -159,7 +154,7 @@ class _Pool:
                 kind = self._next()
                 self.making = True
             assert kind is not None
-            uid = pick_uid() if kind[1] is not None else None  # type: ignore[operator]
+            uid = pick_uid() if kind[1] is not None else None
             launcher = make(kind, uid)
             with self.cond:
                 self.making = False
@@ -198,12 +193,28 @@ def _current() -> _Pool:
         return _pool
 
 
-def take(kind: Kind, pick_uid: object) -> Launcher | None:
+def take(kind: Kind, pick_uid: Callable[[], int]) -> Launcher | None:
     """A ready launcher of ``kind``, or None (then one is being made for the next start).
 
     ``pick_uid`` picks the uid of a launcher that drops the bot (``privileges.pick_uid``).
     """
     return _current().take(kind, pick_uid)
+
+
+def claim(kind: Kind, pick_uid: Callable[[], int], max_tasks: int, memory_bytes: int | None,
+          options: Callable[[int | None], list[str]]) -> Launcher | None:
+    """A ready launcher of ``kind``, given its bot's caps and its options (``options(uid)``): it
+    runs from here. None if none was ready or it failed (the caller starts bubblewrap itself)."""
+    ready = take(kind, pick_uid)
+    if ready is None:
+        return None
+    try:
+        ready.cgroup.set_limits(max_tasks, memory_bytes)
+        ready.launch(options(ready.uid))
+    except OSError:
+        ready.discard()
+        return None
+    return ready
 
 
 def idle() -> list[Launcher]:
@@ -246,4 +257,4 @@ def _at_exit() -> None:
 os.register_at_fork(after_in_child=_at_fork_child)
 atexit.register(_at_exit)
 
-__all__ = ["AHEAD", "Kind", "Launcher", "drain", "idle", "make", "take"]
+__all__ = ["AHEAD", "Kind", "Launcher", "claim", "drain", "idle", "make", "take"]

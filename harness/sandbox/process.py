@@ -164,14 +164,9 @@ class BotProcess:
         """
         support = bubblewrap.support()
         kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT))
-        ready = launcher.take(kind, privileges.pick_uid)
+        ready = launcher.claim(kind, privileges.pick_uid, tasks, memory,
+                               lambda uid: self._bwrap_options(lib, wanted, uid))
         if ready is None:
-            return False
-        try:
-            ready.cgroup.set_limits(tasks, memory)
-            ready.launch(self._bwrap_options(lib, wanted, ready.uid))
-        except OSError:
-            ready.discard()
             return False
         self.proc, self.cgroup, self.uid = ready.proc, ready.cgroup, ready.uid
         self._req_w, self._rep_r = ready.req_w, ready.rep_r
