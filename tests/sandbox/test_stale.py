@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.sandbox.stale import DIR_PREFIX, owner_alive, sweep_stale_dirs
+from harness.sandbox.stale import DIR_PREFIX, LIB_PREFIX, owner_alive, sweep_stale_dirs
 
 
 def wait_until_zombie(child: subprocess.Popen, timeout: float = 60.0) -> None:
@@ -49,3 +49,19 @@ def test_folders_of_a_dead_harness_are_swept_and_live_ones_kept() -> None:
         zombie.wait()
         for d in (live, other):
             d.rmdir()
+
+
+def test_compiled_bot_side_files_of_a_dead_harness_are_swept_and_live_ones_kept() -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    root = Path(tempfile.gettempdir())
+    live = Path(tempfile.mkdtemp(prefix=f"{LIB_PREFIX}{os.getpid()}-", dir=root))
+    dead = Path(tempfile.mkdtemp(prefix=f"{LIB_PREFIX}{gone.pid}-", dir=root))
+    try:
+        (dead / "__pycache__").mkdir()
+        (dead / "_harness_guard.py").write_text("x = 1\n")
+        os.chmod(dead / "_harness_guard.py", 0o444)  # read-only files, as botside makes them
+        assert sweep_stale_dirs() >= 1
+        assert not dead.exists() and live.is_dir()
+    finally:
+        live.rmdir()
