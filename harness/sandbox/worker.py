@@ -174,7 +174,6 @@ class Worker:
         self.wire_by_class: dict[type, str] = {}
         self.class_by_wire: dict[str, type] = {}
         self.executor = BotThread()
-        self.format_exception: Callable[..., list[str]] = lambda *args: []  # traceback's, bound at load
 
     # ---- protocol ------------------------------------------------------------------------
     def reply(self, message: Reply) -> None:
@@ -221,13 +220,8 @@ class Worker:
 
     # ---- operations ----------------------------------------------------------------------
     def load(self, request: dict[str, Any]) -> Reply:
-        # Here, not at start-up (a bot's first answer waits for them anyway; its hello does not),
-        # and before any bot code runs: describing an exception must not need a file the bot
-        # could have made unopenable (all its descriptors used up) or an import it subverted.
-        import random
-        import traceback
+        import random  # here: a bot's first answer waits for it anyway, its hello does not
 
-        self.format_exception = traceback.format_exception
         self.player_path = os.path.abspath(request["path"])
         self.code_dir = os.path.abspath(request.get("code") or os.path.dirname(self.player_path))
         _copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
@@ -404,13 +398,27 @@ class Worker:
                         "reason": f"{what} called sys.exit({_plain(repr(exc.code))}){where}"}
             if isinstance(exc, guard_module.Forbidden):
                 return {"ok": False, "verdict": "forbidden", "reason": f"{what}: {_plain(str(exc))}{where}"}
-            text = "".join(self.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
-            return {"ok": False, "verdict": "exception",
-                    "reason": f"{what} raised {_plain(type(exc).__name__)}: {_short(exc)}{where}",
+            reason = f"{what} raised {_plain(type(exc).__name__)}: {_short(exc)}{where}"
+            text = self.traceback_text(exc)
+            return {"ok": False, "verdict": "exception", "reason": reason,
                     "traceback": _plain(text[-REASON_CHARS:], REASON_CHARS)}
         except BaseException:  # noqa: BLE001 - an exception whose printing fails is still one
             return {"ok": False, "verdict": "exception",
                     "reason": f"{what} raised an exception that cannot be printed"}
+
+    def traceback_text(self, exc: BaseException) -> str:
+        """``exc``'s traceback from the bot's first frame on, printed; "" if it cannot be.
+
+        ``traceback`` (with ``linecache``, ``tokenize``, ``textwrap``: about 2.7 ms) is imported
+        at the first exception, not at every bot's start. A bot that used up its descriptors or
+        its memory before raising still gets its verdict and reason, without the text.
+        """
+        try:
+            import traceback
+
+            return "".join(traceback.format_exception(type(exc), exc, self.bot_frames(exc.__traceback__)))
+        except BaseException:  # noqa: BLE001 - no file, no memory, or the bot's own printing failed
+            return ""
 
     def flush(self) -> None:
         for stream in (sys.stdout, sys.stderr):
