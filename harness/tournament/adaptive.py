@@ -31,6 +31,7 @@ The planner is pure: the results come in through a callable, the games go out as
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Callable, Iterator, Mapping
@@ -38,14 +39,14 @@ from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
 from harness.config import Job
+from harness.games import get_game
 from harness.record import GameRecord
 from harness.tournament.schedule import Roll, Task, game_key
-from harness.tournament.rating import score_z
+from harness.tournament.rating import score_test
 from harness.tournament.standings import ELO, Row, add_races, rate, tier_reach, with_anchor
 
 OPENING = 2  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
 NEAR = 4  # an unsettled student's next opponent is drawn from this many of the nearest in rating
-FLOOR = 0.5  # an unsettled student's distance to its boundary, in standard errors, counts at least this
 SHARE = 0.5  # each wave gives a meeting to this share of the unsettled students (the most worth it)
 
 Lookup = Callable[[list[str]], Mapping[str, GameRecord]]  # keys -> the stored games among them
@@ -105,20 +106,26 @@ def cuts_of(job: Job, rows: Mapping[str, Row]) -> list[float]:
             for k in boundaries(job, len(rated)) if k < len(rated)]
 
 
-def separation(job: Job, rows: Mapping[str, Row], cuts: list[float], z_at: Callable[[float], Mapping[str, float]]
-               ) -> dict[str, float]:
-    """Each ranked student's distance to its nearest tier boundary, in standard errors: the least
-    ``|z|`` of the score tests "its rating is the boundary's" (``z_at(cut)``: login -> z).
-    A student without a rating is at 0; with no boundary at all, everyone is at infinity."""
+Test = Callable[[float], Mapping[str, tuple[float, float]]]  # a boundary's rating -> login -> (U, I)
+
+
+def separation(job: Job, rows: Mapping[str, Row], cuts: list[float], test_at: Test
+               ) -> dict[str, tuple[float, float]]:
+    """Each ranked student's evidence against the tier boundaries, as ``(|z|, |U|)``: the least
+    ``|z| = |U| / sqrt(I)`` and the least ``|U|`` of the score tests "its rating is the
+    boundary's" (``test_at(cut)``: login -> (U, I), see :func:`~harness.tournament.rating.score_test`).
+    A student without a rating is at (0, 0); with no boundary at all, everyone is at infinity."""
     students = [r.login for r in rows.values() if not r.reference and not r.disqualified]
-    out = {login: math.inf for login in students}
+    out = {login: (math.inf, math.inf) for login in students}
     for cut in cuts:
-        z = z_at(cut)
+        tests = test_at(cut)
         for login in students:
-            out[login] = min(out[login], abs(z.get(login, 0.0)))
+            slope, info = tests.get(login, (0.0, 0.0))
+            z = abs(slope) / math.sqrt(info) if info > 0 else 0.0
+            out[login] = (min(out[login][0], z), min(out[login][1], abs(slope)))
     for login in students:
         if rows[login].rating is None:
-            out[login] = 0.0
+            out[login] = (0.0, 0.0)
     return out
 
 
@@ -136,6 +143,7 @@ class Planner:
         self.limits = asdict(job.limits)
         self.meetings_max = job.games * len(job.settings)
         self.budget = budget_of(job, roll)
+        self.version = get_game(job.game).setup_version  # part of the round robin's keys
 
     def meeting(self, i: int, j: int, k: int) -> list[Task]:
         """The games of the ``k``-th meeting of entrants ``i < j`` (both seat orders)."""
@@ -146,7 +154,7 @@ class Planner:
         tasks = []
         for seated in (table, table[::-1]):
             key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament,
-                           self.limits)
+                           self.limits, self.version)
             tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, self.limits, rnd))
         return tasks
 
@@ -167,50 +175,63 @@ class Planner:
         return pairs
 
     def next_pairs(self, wave: int, rows: Mapping[str, Row], open_: set[str], met: Mapping[tuple[int, int], int],
-                   apart: Mapping[str, float], played: Mapping[str, int]) -> list[tuple[int, int]]:
-        """The pairs of wave ``wave``: half of the unsettled students, those one more game helps
-        most, each against an opponent of near rating (not disqualified) it has a meeting left with."""
+                   lead: Mapping[str, float]) -> list[tuple[int, int]]:
+        """The pairs of wave ``wave``: a meeting for the share of the unsettled students whose
+        results lead least from their nearest boundary (``lead``: ``|U|``, see :func:`separation`),
+        each against an opponent of near rating (not disqualified) it has a meeting left with."""
         rng = random.Random(f"{self.job.name}/{self.job.seed}/adaptive/{wave}")
         index = {e.login: i for i, e in enumerate(self.entrants)}
-        able = [i for i, e in enumerate(self.entrants)
-                if not rows[e.login].disqualified and rows[e.login].rating is not None]
 
         def rating(i: int) -> float:
             value = rows[self.entrants[i].login].rating
             return 1500.0 if value is None else value
 
-        def benefit(login: str) -> float:
-            # What one more game is worth: the drop in the chance of a wrong tier, phi(t) t / n for a
-            # bot t standard errors from its nearest boundary after n games. A bot right on a
-            # boundary (t ~ 0) gains little (it is a coin flip for any schedule); t is floored
-            # because near 0 it is mostly noise.
-            t = max(apart.get(login, 0.0), FLOOR)
-            return math.exp(-t * t / 2) * t / max(played.get(login, 0), 1)
-
-        focus = sorted(open_, key=lambda login: (-benefit(login), login))
+        able = sorted((i for i, e in enumerate(self.entrants)
+                       if not rows[e.login].disqualified and rows[e.login].rating is not None),
+                      key=lambda i: (rating(i), i))
+        ladder = [rating(i) for i in able]
+        focus = sorted(open_, key=lambda login: (lead.get(login, 0.0), login))
         wanted = max(1, math.ceil(len(focus) * SHARE))
         busy: set[int] = set()
         pairs: list[tuple[int, int]] = []
+        extra: dict[tuple[int, int], int] = {}  # meetings of this wave so far, by pair
 
         def left(i: int, j: int) -> bool:
             pair = (min(i, j), max(i, j))
-            return met.get(pair, 0) + pairs.count(pair) < self.meetings_max
+            return met.get(pair, 0) + extra.get(pair, 0) < self.meetings_max
+
+        def nearest(i: int, free: bool) -> list[int]:
+            """Up to ``NEAR`` opponents for ``i``, nearest in rating first (walking out from its rung)."""
+            found: list[int] = []
+            mine = rating(i)
+            low = bisect.bisect_left(ladder, mine) - 1
+            high = low + 1
+            while len(found) < NEAR and (low >= 0 or high < len(able)):
+                down = mine - ladder[low] if low >= 0 else math.inf
+                up = ladder[high] - mine if high < len(able) else math.inf
+                if down <= up:
+                    j, low = able[low], low - 1
+                else:
+                    j, high = able[high], high + 1
+                if j != i and not (free and j in busy) and left(i, j):
+                    found.append(j)
+            return found
 
         for n, login in enumerate(focus):
-            if n >= wanted and pairs:  # the rest only when the first half found no opponent at all
+            if n >= wanted and pairs:  # the rest only when the first share found no opponent at all
                 break
             i = index[login]
             if i in busy:
                 continue
-            candidates = [j for j in able if j != i and j not in busy and left(i, j)]
-            if not candidates:  # every free opponent met: one that already plays in this wave
-                candidates = [j for j in able if j != i and left(i, j)]
+            # Every free opponent met: one that already plays in this wave.
+            candidates = nearest(i, free=True) or nearest(i, free=False)
             if not candidates:
                 continue
-            candidates.sort(key=lambda j: (abs(rating(j) - rating(i)), j))
-            j = rng.choice(candidates[:NEAR])
+            j = rng.choice(candidates)
             busy.update((i, j))
-            pairs.append((min(i, j), max(i, j)))
+            pair = (min(i, j), max(i, j))
+            extra[pair] = extra.get(pair, 0) + 1
+            pairs.append(pair)
         return pairs
 
     def walk(self, lookup: Lookup) -> Iterator[Progress]:
@@ -226,7 +247,6 @@ class Planner:
         races: list[tuple[int, ...]] = []
         weights: list[float] = []
         disqualified: set[str] = set()
-        played: dict[str, int] = {}
         theta = None
         # Every tier at once at the confidence (Bonferroni over the students), not each on its own:
         # with 300 students a per-bot 95 % would leave some 15 settled in the wrong tier, and the
@@ -257,8 +277,6 @@ class Planner:
                 record = found[t.key]
                 add_races(record, index, races, weights)
                 disqualified.update(p.login for p in record.players if p.verdict.charged)
-                for p in record.players:
-                    played[p.login] = played.get(p.login, 0) + 1
             progress.waves, progress.games = wave + 1, progress.games + len(tasks)
             progress.keys += [t.key for t in tasks]
             rows = {e.login: Row(e.login, e.reference, disqualified=e.login in disqualified) for e in self.entrants}
@@ -267,14 +285,14 @@ class Planner:
             anchored, anchored_weights = with_anchor(len(index), races, weights)
             logins = list(index)
 
-            def z_at(cut: float) -> dict[str, float]:
+            def test_at(cut: float) -> dict[str, tuple[float, float]]:
                 if theta is None:
                     return {}
-                z = score_z(anchored, anchored_weights, theta, (cut - 1500) / ELO)
-                return dict(zip(logins, z.tolist()))
+                slope, info = score_test(anchored, anchored_weights, theta, (cut - 1500) / ELO)
+                return dict(zip(logins, zip(slope.tolist(), info.tolist())))
 
-            apart = separation(self.job, rows, cuts, z_at)
-            progress.unsettled = {login for login, t in apart.items() if t < threshold}
+            apart = separation(self.job, rows, cuts, test_at)
+            progress.unsettled = {login for login, (z, _) in apart.items() if z < threshold}
             if not progress.unsettled:
                 progress.stopped = "settled"
             elif cut or progress.games >= self.budget:
@@ -282,7 +300,8 @@ class Planner:
                 progress.stopped = "budget" if self.job.budget is not None else "exhausted"
             else:
                 wave += 1
-                pairs = self.next_pairs(wave, rows, progress.unsettled, met, apart, played)
+                pairs = self.next_pairs(wave, rows, progress.unsettled, met,
+                                        {login: lead for login, (_, lead) in apart.items()})
                 if not pairs:
                     progress.stopped = "exhausted"
             if progress.stopped:

@@ -95,13 +95,15 @@ def fit(races: Sequence[Race], weights: Sequence[float], items: int,
     return theta[:items], variance
 
 
-def score_z(races: Sequence[Race], weights: Sequence[float], theta: np.ndarray, value: float) -> np.ndarray:
-    """For every item: the score test's statistic of "this item's log-strength is ``value``",
-    the others held at ``theta`` (the anchor, one past the last, at 0).
+def score_test(races: Sequence[Race], weights: Sequence[float], theta: np.ndarray, value: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """For every item: the score test of "this item's log-strength is ``value``", the others held
+    at ``theta`` (the anchor, one past the last, at 0), as ``(U, I)``.
 
-    ``U / sqrt(I)``: the log-likelihood's slope in the item's own strength, at ``value``, over its
-    information there. Positive: the item is stronger than ``value``. Unlike an interval around
-    the estimate (Wald), it stays valid for an item that won or lost every game, whose estimate
+    ``U`` is the log-likelihood's slope in the item's own strength at ``value``: the item's wins
+    less the wins an item of strength ``value`` would expect against the same opponents (positive:
+    stronger than ``value``); ``I`` is its information there. Unlike an interval around the
+    estimate (Wald), the test stays valid for an item that won or lost every game, whose estimate
     runs off and whose information at the estimate vanishes.
     """
     items = len(theta)
@@ -119,9 +121,15 @@ def score_z(races: Sequence[Race], weights: Sequence[float], theta: np.ndarray, 
             p = p[:, a] / p.sum(axis=1)
             slope += np.bincount(members[:, a], ws * ((1.0 if a == 0 else 0.0) - p), minlength=size)
             info += np.bincount(members[:, a], ws * p * (1 - p), minlength=size)
+    return slope[:items], info[:items]
+
+
+def score_z(races: Sequence[Race], weights: Sequence[float], theta: np.ndarray, value: float) -> np.ndarray:
+    """For every item: the score test's statistic ``U / sqrt(I)`` (see :func:`score_test`) of
+    "this item's log-strength is ``value``"; 0 for an item without information."""
+    slope, info = score_test(races, weights, theta, value)
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(info > 0, slope / np.sqrt(np.where(info > 0, info, 1.0)), 0.0)
-    return z[:items]
+        return np.where(info > 0, slope / np.sqrt(np.where(info > 0, info, 1.0)), 0.0)
 
 
-__all__ = ["DENSE_LIMIT", "Race", "fit", "score_z"]
+__all__ = ["DENSE_LIMIT", "Race", "fit", "score_test", "score_z"]

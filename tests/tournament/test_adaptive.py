@@ -90,11 +90,13 @@ def stored(results: Path) -> dict[str, tuple[list[str], int | None]]:
 
 # ---- the planner on simulated results (pure) ---------------------------------------------------
 
-def sim_job(n: int, budget: int | float | None, tiers: tuple[Tier, ...], seed: int = 1) -> tuple[Job, Roll]:
+def sim_job(n: int, budget: int | float | None, tiers: tuple[Tier, ...], seed: int = 1,
+            game: str = "priemspel") -> tuple[Job, Roll]:
     entrants = [Entrant(f"b{i:02d}", f"/sim/b{i:02d}", Submission({"player.py": f"# {i}\n".encode()}))
                 for i in range(n)]
-    job = Job(name="sim", game="priemspel", format="adaptive", submissions=(), reference=(), opponent=None,
-              settings=({"start": 0, "N": 5},), games=3, seed=seed, tournament=True, limits=Limits(), workers=1,
+    settings = {"cards": "course"} if game == "streky" else {"start": 0, "N": 5}
+    job = Job(name="sim", game=game, format="adaptive", submissions=(), reference=(), opponent=None,
+              settings=(settings,), games=3, seed=seed, tournament=True, limits=Limits(), workers=1,
               awards=Awards("tiers", tiers=tiers), results=Path("/nonexistent"), budget=budget)
     return job, Roll(entrants, None)
 
@@ -143,9 +145,10 @@ def test_it_stops_when_the_budget_is_spent() -> None:
     assert 90 <= len(store) <= budget_of(job, roll) == 100
 
 
-def test_a_pair_never_meets_more_often_than_in_the_round_robin() -> None:
+@pytest.mark.parametrize("game", ["priemspel", "streky"])  # Streky's keys carry a setup version
+def test_a_pair_never_meets_more_often_than_in_the_round_robin(game: str) -> None:
     strength = [1500.0] * 6
-    job, roll = sim_job(6, None, (Tier(1.0, rank=1),))
+    job, roll = sim_job(6, None, (Tier(1.0, rank=1),), game=game)
     steps, store = simulate(job, roll, strength)
     assert steps[-1][3] in ("exhausted", "settled")
     rr = make_tasks(Job(**{**job.__dict__, "format": "round_robin"}), roll)
