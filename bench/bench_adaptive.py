@@ -19,13 +19,19 @@ shipped streky-tournament's ranks 1-5) is their true one.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# One BLAS thread: on the busy 2-core machine a threaded BLAS spins against the other load (a
+# 1,000-item solve took 0.36 s with its threads, 0.034 s with one), and the planner is serial.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
@@ -35,7 +41,7 @@ from harness.sandbox.limits import Limits  # noqa: E402
 from harness.submission import Submission  # noqa: E402
 from harness.tournament.adaptive import Planner, round_robin_games  # noqa: E402
 from harness.tournament.schedule import Entrant, Roll  # noqa: E402
-from harness.tournament.standings import competition_ranks, tier_reach  # noqa: E402
+from harness.tournament.standings import competition_ranks, fit_ratings, tally, tier_reach  # noqa: E402
 
 TIERS = {
     "fractions": (Tier(3.0, top=0.1), Tier(2.0, top=0.2), Tier(1.0, top=0.4)),
@@ -57,20 +63,35 @@ def tiers_by(values: list[float], tiers: tuple[Tier, ...]) -> list[int]:
     return [tier_of(r, len(values), tiers) for r in ranks]
 
 
-def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tuple[Tier, ...],
-             confidence: float, rematches: int = 8) -> dict[str, float]:
+@dataclass
+class World:
+    """One seed's bots: their true strengths and tiers, and the double round robin on them."""
+
+    strength: np.ndarray
+    p: np.ndarray  # [a, b]: the chance that a, seated first, beats b
+    truth: list[int]
+    rr_tiers: list[int]
+    rr_games: int
+
+
+def world(n: int, seed: int, spread: float, tiers: tuple[Tier, ...]) -> World:
+    """Bots of normal Elo strength (sd ``spread``) and their double round robin, ranked by wins."""
     rng = np.random.default_rng(seed)
     strength = rng.normal(1500, spread, n)
     truth = tiers_by(list(strength), tiers)
-    # The double round robin: every pair twice; ranked by wins.
     diff = strength[:, None] - strength[None, :]
     p = 1 / (1 + 10 ** (-diff / 400))
     first = (rng.random((n, n)) < p).astype(float)  # [i, j]: i, seated first, beat j
     np.fill_diagonal(first, 0.0)
     score = first.sum(axis=1) + (n - 1) - first.sum(axis=0)  # its wins seated first and seated second
-    rr_tiers = tiers_by(list(score), tiers)
-    rr_games = n * (n - 1)
-    # The adaptive schedule.
+    return World(strength, p, truth, tiers_by(list(score), tiers), n * (n - 1))
+
+
+def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...], confidence: float,
+             rematches: int = 8) -> dict[str, float]:
+    """The adaptive schedule on ``w``'s bots (the same Bradley-Terry model as its round robin)."""
+    n = len(w.strength)
+    p, truth, rr_tiers, rr_games = w.p, w.truth, w.rr_tiers, w.rr_games
     entrants = [Entrant(f"b{i:04d}", f"/sim/b{i:04d}", make_submission(f"b{i:04d}")) for i in range(n)]
     job = Job(name="sim", game="streky", format="adaptive", submissions=(), reference=(), opponent=None,
               settings=({"cards": "course"},), games=rematches, seed=seed, tournament=True, limits=Limits(),
@@ -98,8 +119,6 @@ def simulate(n: int, seed: int, spread: float, budget: float | None, tiers: tupl
     elapsed = time.perf_counter() - started
     assert progress is not None
     # The adaptive standings: the planner's own fit over the games it played.
-    from harness.tournament.standings import fit_ratings, tally
-
     records = [stored[k] for k in sorted(progress.keys)]
     rows = tally(entrants, records)
     fit_ratings(rows, records, confidence)
@@ -121,29 +140,37 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", type=int, default=300)
     ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--spread", type=float, default=200.0, help="sd of the true Elo strengths")
-    ap.add_argument("--budget", type=float, default=0.15, help="share of the double round robin (0: none)")
+    ap.add_argument("--budget", default="0.15",
+                    help="share of the double round robin (0: none); several, comma-separated, give a curve")
     ap.add_argument("--confidence", type=float, default=0.95)
     ap.add_argument("--rematches", type=int, default=8,
                     help="the adaptive job's games (seeds) per pair and settings: how often a pair may meet")
     ap.add_argument("--tiers", choices=sorted(TIERS), default="fractions")
     args = ap.parse_args()
-    results = []
-    for seed in range(1, args.seeds + 1):
-        r = simulate(args.bots, seed, args.spread, args.budget or None, TIERS[args.tiers], args.confidence,
-                     args.rematches)
-        results.append(r)
-        print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
-              f"two tiers off {r['rr_far']} | adaptive {r['games']} games ({100 * r['games'] / r['rr_games']:.1f} %), "
-              f"{r['waves']} waves, stopped: {r['stopped']}, accuracy {100 * r['ad_accuracy']:.1f} %, "
-              f"two tiers off {r['ad_far']}, planner {r['seconds']:.1f} s", flush=True)
-    rr = statistics.mean(r["rr_accuracy"] for r in results)
-    ad = statistics.mean(r["ad_accuracy"] for r in results)
-    share = statistics.mean(r["games"] / r["rr_games"] for r in results)
-    print(f"{args.bots} bots, {args.seeds} seeds, tiers {args.tiers}: round robin accuracy {100 * rr:.1f} %, "
-          f"adaptive {100 * ad:.1f} % ({100 * (ad - rr):+.1f} points) with {100 * share:.1f} % of the games; "
-          f"bots two tiers off: round robin {sum(r['rr_far'] for r in results)}, "
-          f"adaptive {sum(r['ad_far'] for r in results)}")
+    budgets = [float(b) for b in args.budget.split(",")]
+    results: dict[float, list[dict[str, float]]] = {b: [] for b in budgets}
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    for seed in seeds:
+        w = world(args.bots, seed, args.spread, TIERS[args.tiers])
+        for budget in budgets:
+            r = simulate(w, seed, budget or None, TIERS[args.tiers], args.confidence, args.rematches)
+            results[budget].append(r)
+            print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
+                  f"two tiers off {r['rr_far']} | adaptive {r['games']} games "
+                  f"({100 * r['games'] / r['rr_games']:.1f} %), {r['waves']} waves, stopped: {r['stopped']}, "
+                  f"accuracy {100 * r['ad_accuracy']:.1f} %, two tiers off {r['ad_far']}, "
+                  f"planner {r['seconds']:.1f} s", flush=True)
+    for budget in budgets:
+        rs = results[budget]
+        rr = statistics.mean(r["rr_accuracy"] for r in rs)
+        ad = statistics.mean(r["ad_accuracy"] for r in rs)
+        share = statistics.mean(r["games"] / r["rr_games"] for r in rs)
+        print(f"{args.bots} bots, seeds {seeds.start}-{seeds.stop - 1}, tiers {args.tiers}, budget {budget:g}: "
+              f"round robin accuracy {100 * rr:.1f} %, adaptive {100 * ad:.1f} % ({100 * (ad - rr):+.1f} points) "
+              f"with {100 * share:.1f} % of the games; bots two tiers off: round robin "
+              f"{sum(r['rr_far'] for r in rs)}, adaptive {sum(r['ad_far'] for r in rs)}")
 
 
 if __name__ == "__main__":

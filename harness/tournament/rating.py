@@ -56,10 +56,13 @@ def _derivatives(theta: np.ndarray, groups: list[tuple[np.ndarray, np.ndarray]])
 
 
 def fit(races: Sequence[Race], weights: Sequence[float], items: int,
-        start: np.ndarray | None = None, tolerance: float = 1e-9, steps: int = 100) -> tuple[np.ndarray, np.ndarray]:
+        start: np.ndarray | None = None, tolerance: float = 1e-9, steps: int = 100, variances: bool = True
+        ) -> tuple[np.ndarray, np.ndarray]:
     """Log-strengths and their variances of items ``0 .. items - 1`` (the anchor is ``items``).
 
     ``start`` (log-strengths of the items) warms the search up, e.g. from the previous wave's fit.
+    Without ``variances`` (an adaptive schedule's waves need none) the variances are left
+    infinite: the inverse of the information matrix is most of the fit's cost for many items.
     """
     theta = np.zeros(items + 1)
     if start is not None:
@@ -81,6 +84,8 @@ def fit(races: Sequence[Race], weights: Sequence[float], items: int,
         theta[:items] += step
         if largest < tolerance:
             break
+    if not variances:
+        return theta[:items], np.full(items, np.inf)
     _grad, info = _derivatives(theta, groups)
     reduced = info[:items, :items]
     if items <= DENSE_LIMIT:

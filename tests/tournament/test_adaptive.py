@@ -137,6 +137,22 @@ def test_it_stops_once_every_tier_is_settled() -> None:
     assert len(store) < round_robin_games(job, roll) / 2
 
 
+def test_the_games_go_to_the_students_near_a_boundary() -> None:
+    # 40 bots 40 Elo apart, the top quarter awarded: the boundary falls between b09 and b10.
+    strength = [1500 + 40 * (20 - i) for i in range(40)]
+    job, roll = sim_job(40, 600, (Tier(1.0, top=0.25),))
+    steps, store = simulate(job, roll, strength)
+    assert steps[-1][3] == "budget"
+    games = {e.login: 0 for e in roll.entrants}
+    for record in store.values():
+        for p in record.players:
+            games[p.login] += 1
+    near = [games[f"b{i:02d}"] for i in range(7, 13)]  # within 120 Elo of the boundary
+    far = [games[f"b{i:02d}"] for i in range(28, 40)]  # 720 Elo and more below it
+    assert sum(near) / len(near) > 3 * sum(far) / len(far), (near, far)
+    assert max(far) <= 20, "a clear student stops after a few meetings"
+
+
 def test_it_stops_when_the_budget_is_spent() -> None:
     strength = [1500.0] * 12  # equal bots: no tier ever settles
     job, roll = sim_job(12, 100, (Tier(1.0, top=0.25),))
