@@ -8,9 +8,14 @@ harness's own :class:`~harness.tournament.adaptive.Planner`, fed the simulated r
 by rating, and may rematch a pair on new seeds (``--rematches``, its ``games``). The budget is
 a share of the double round robin's games (``--budget 0``: none, the adaptive job's own round
 robin). Tier accuracy: the share of students whose award tier (top 10 / 20 / 40 %, or the
-shipped streky-tournament's ranks 1-5) is their true one.
+shipped streky-tournament's ranks 1-5) is their true one. Each seed draws its bots and plays
+their round robin once; every budget of a curve runs the adaptive schedule on those same bots.
+Mind the noise: one seed's accuracy moves by a point or two with the luck of its games, so
+compare settings over a dozen seeds (waves of a quarter instead of a half: +1.6 points on
+seeds 1-3, +0.4 over seeds 1-12). ``bench_adaptive_bound.py`` gives the idealised optimum on the same bots.
 
     python bench/bench_adaptive.py --bots 300 --seeds 2                # 15 % budget, sd 200 Elo
+    python bench/bench_adaptive.py --bots 300 --seeds 12 --budget 0.15,0.2,0.3   # a curve, same bots
     python bench/bench_adaptive.py --bots 300 --seeds 2 --spread 400
     python bench/bench_adaptive.py --bots 1000 --seeds 1
     python bench/bench_adaptive.py --bots 302 --tiers ranks --rematches 2 --budget 0   # streky-tournament
