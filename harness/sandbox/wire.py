@@ -290,6 +290,34 @@ def read_exact(fd: int, n: int) -> bytes:
     return b"".join(chunks)
 
 
+class FrameReader:
+    """Frames from a blocking descriptor, read in large chunks: one ``read`` a frame, not two."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = bytearray()
+
+    def next(self, max_bytes: int) -> bytes:
+        """The next frame; EOFError if the channel closes first, WireError if it is over ``max_bytes``."""
+        buf = self.buf
+        need = HEADER.size
+        while True:
+            if len(buf) >= need:
+                if need == HEADER.size:
+                    (length,) = HEADER.unpack_from(buf)
+                    if length > max_bytes:
+                        raise WireError(f"frame of {length} bytes exceeds the cap of {max_bytes}")
+                    need += length
+                    continue
+                payload = bytes(buf[HEADER.size:need])
+                del buf[:need]
+                return payload
+            chunk = _os_read(self.fd, max(1 << 16, need - len(buf)))
+            if not chunk:
+                raise EOFError("channel closed")
+            buf += chunk
+
+
 def read_frame(fd: int, max_bytes: int) -> bytes:
     """Read one frame from a blocking descriptor, refusing frames over ``max_bytes``."""
     (length,) = HEADER.unpack(read_exact(fd, HEADER.size))

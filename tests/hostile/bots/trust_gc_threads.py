@@ -1,4 +1,8 @@
-"""A garbage-collector callback that starts threads when it runs on the worker's main thread."""
+"""A garbage-collector callback that starts threads when it runs on the worker's main thread.
+
+The worker's main thread runs only the worker's clock and allocates when it reports a timeout,
+so the bot computes past its limit to make it collect there.
+"""
 import gc
 import threading
 import time
@@ -27,4 +31,5 @@ class Player:
         gc.set_threshold(1)
 
     def zet(self, spel):
-        return step(spel)
+        while True:  # past the limit, allocating nothing: only the worker's main thread collects
+            pass
