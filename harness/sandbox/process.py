@@ -44,6 +44,8 @@ NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
 _SWEPT = False
+_PIPE_BUF = getattr(select, "PIPE_BUF", 512)  # a write of at most this much to a pipe is atomic
+_ENCODE = json.JSONEncoder().encode  # made once: json.dumps with arguments makes one per call
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
 
 
@@ -78,6 +80,7 @@ class BotProcess:
         self._req_w: int | None = None  # our ends of the request and reply pipes
         self._rep_r: int | None = None
         self._seq = 0
+        self._heads: dict[tuple[Any, ...], tuple[bytes, str]] = {}  # a kind of call -> its envelope, its name
         self._ready = False  # the worker said hello and its tree is in the cgroup
         self._enrolled = False  # its tree was born in its cgroup (a launcher's)
         self._worker_pid: int | None = None
@@ -244,7 +247,13 @@ class BotProcess:
                    "rlimits": {"AS": lim.memory_bytes, "NOFILE": lim.open_files, "FSIZE": lim.file_bytes,
                                "CORE": 0},
                    "max_threads": max(1, lim.max_tasks - 1)}
-        return self._roundtrip(request, lim.load, "import of player.py")
+        try:
+            payload = _ENCODE({**request, "seq": self._seq + 1, "policy": lim.policy,
+                               "backstop": lim.load * lim.backstop}).encode()
+        except (TypeError, ValueError) as exc:
+            return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode the import: {exc}")
+        self._seq += 1
+        return self._roundtrip(payload, lim.load, "import of player.py")
 
     def call(self, call: Call) -> CallResult:
         """Make one call on the bot (see :class:`harness.games.base.Call`)."""
@@ -253,11 +262,25 @@ class BotProcess:
         if not self._ready:
             return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason="call before load")
         limit = self.limits.for_call(call.limit)
-        what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
-        request = {"op": "call", "method": call.method, "args": list(call.args), "limit": limit}
-        if call.optional:
-            request.update(params=list(call.params), optional=call.optional)
-        return self._roundtrip(request, limit, what)
+        key = (call.method, limit, call.optional, call.params if call.optional else ())
+        head = self._heads.get(key)
+        if head is None:  # once per kind of call: what stays the same from one call to the next
+            fixed: dict[str, Any] = {"op": "call", "method": call.method, "limit": limit}
+            if call.optional:
+                fixed.update(params=list(call.params), optional=call.optional)
+            what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
+            head = self._heads[key] = (self._envelope(fixed, limit), what)
+        try:
+            args = _ENCODE(wire.encode_value(list(call.args), object_fields=judge.describe_wire_object))
+        except (wire.WireError, TypeError, ValueError) as exc:
+            return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode {head[1]}: {exc}")
+        self._seq += 1
+        return self._roundtrip(b"%s,\"args\":%s,\"seq\":%d}" % (head[0], args.encode(), self._seq), limit, head[1])
+
+    def _envelope(self, fixed: dict[str, Any], limit: float) -> bytes:
+        """A request's fields other than its arguments and number, as JSON without the closing brace."""
+        fixed.update(policy=self.limits.policy, backstop=limit * self.limits.backstop)
+        return _ENCODE(fixed).encode()[:-1]
 
     def close(self) -> None:
         """Kill the process tree and collect the remaining output; the cgroup and the working
@@ -345,16 +368,8 @@ class BotProcess:
             proc.wait()
 
     # ---- one request, one reply, a deadline ----------------------------------------------
-    def _roundtrip(self, request: dict[str, Any], limit: float, what: str) -> CallResult:
-        lim = self.limits
-        try:
-            if "args" in request:
-                request["args"] = wire.encode_value(request["args"], object_fields=judge.describe_wire_object)
-            self._seq += 1
-            request.update(seq=self._seq, policy=lim.policy, backstop=limit * lim.backstop)
-            payload = json.dumps(request).encode()
-        except (wire.WireError, TypeError, ValueError) as exc:
-            return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode {what}: {exc}")
+    def _roundtrip(self, payload: bytes, limit: float, what: str) -> CallResult:
+        """Send one request (numbered ``self._seq``) and judge its reply, under ``limit`` seconds."""
         self._take_turn()
         self._out_call = 0
         # The CPU clock is read once per call: at its end. Whatever the bot's tree used since its
@@ -367,7 +382,7 @@ class BotProcess:
             # A stopped bot is woken (SIGCONT) before its clock could matter. A request that fits
             # the empty pipe's atomic size is written first, so the bot wakes once, to find it;
             # a larger one after, since writing it may wait for the bot to read.
-            if len(payload) + wire.HEADER.size <= getattr(select, "PIPE_BUF", 512):
+            if len(payload) + wire.HEADER.size <= _PIPE_BUF:
                 wire.write_frame(self._req_w, payload)
                 self._resume()
             else:

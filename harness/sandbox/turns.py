@@ -35,17 +35,38 @@ class Turns:
         self.signal_worker = signal_worker
         self.whole_group = False  # the bot once had a process besides its worker: stop it all from then on
         self.stopped: tuple[str, ...] = ()  # how the bot is stopped now: "worker", "freezer", "group"
+        # The worker's thread count: the link count of its /proc task folder (threads + 2), one
+        # fstat (about 0.7 us) where /proc/<pid>/stat must be formatted and parsed (about 2.5 us).
+        self.task_fd: int | None = None
         try:
             self.stat_fd: int | None = os.open(f"/proc/{worker_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
         except (OSError, AttributeError):
             self.stat_fd = None
+        try:
+            task_fd = os.open(f"/proc/{worker_pid}/task", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except (OSError, AttributeError):
+            return
+        if os.fstat(task_fd).st_nlink - 2 == self._stat_threads() and len(os.listdir(task_fd)) == self._stat_threads():
+            self.task_fd = task_fd  # this kernel counts threads in the link count: trusted from now on
+        else:
+            os.close(task_fd)
 
     def worker_threads(self) -> int | None:
-        """The worker's threads now (field 20 of /proc/<pid>/stat), or None if unknown."""
+        """The worker's threads now, or None if unknown."""
+        if self.task_fd is not None:
+            try:
+                threads = os.fstat(self.task_fd).st_nlink - 2
+            except OSError:
+                return None
+            return threads if threads > 0 else None  # 0: the worker is gone
+        return self._stat_threads()
+
+    def _stat_threads(self) -> int | None:
+        """The worker's threads from field 20 of /proc/<pid>/stat, or None if unknown."""
         if self.stat_fd is None:
             return None
         try:  # num_threads: the 18th field after the command name
-            return int(os.pread(self.stat_fd, 1024, 0).rsplit(b")", 1)[1].split()[17])
+            return int(os.pread(self.stat_fd, 1024, 0).rsplit(b")", 1)[1].split(None, 18)[17])
         except (OSError, ValueError, IndexError):
             return None
 
@@ -94,9 +115,10 @@ class Turns:
         self.stopped = ()
 
     def close(self) -> None:
-        if self.stat_fd is not None:
-            os.close(self.stat_fd)
-            self.stat_fd = None
+        for fd in (self.stat_fd, self.task_fd):
+            if fd is not None:
+                os.close(fd)
+        self.stat_fd = self.task_fd = None
 
 
 class OwnClock:

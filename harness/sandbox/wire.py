@@ -33,6 +33,7 @@ HEADER = struct.Struct(">I")
 # os.write/os.read (for its own reasons or to meddle) does not change how the worker talks.
 _os_write = os.write
 _os_read = os.read
+_detect_encoding = json.detect_encoding
 MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
 MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
 
@@ -67,6 +68,10 @@ def encode_value(value: Any, wire_classes: Mapping[type, str] | None = None,
     an enormous string is refused at once rather than serialised first).
     Raises :class:`WireError` for cycles, excessive depth or size, or unencodable floats.
     """
+    if type(value) is list and max_chars is None and object_fields is not None and len(value) <= 16:
+        flat = _encode_flat(value, object_fields)
+        if flat is not None:
+            return flat
     classes = wire_classes or {}
     budget = [MAX_NODES]
     chars = [max_chars if max_chars is not None else -1]
@@ -123,6 +128,31 @@ def encode_value(value: Any, wire_classes: Mapping[type, str] | None = None,
     return enc(value, 0)
 
 
+def _plain(v: Any) -> bool:
+    """True if ``v`` is a value :func:`encode_value` passes on as it is."""
+    t = type(v)
+    return v is None or t is bool or t is str or (t is int and v.bit_length() <= 256) \
+        or (t is float and math.isfinite(v))
+
+
+def _encode_flat(values: list[Any], object_fields: Callable[[Any], Any]) -> list[Any] | None:
+    """A call's arguments (plain values, stand-ins with plain fields) encoded without the walk of
+    :func:`encode_value`, as it would; ``None`` if they are anything else (the walk then does it)."""
+    out: list[Any] = []
+    for v in values:
+        if _plain(v):
+            out.append(v)
+            continue
+        described = object_fields(v)
+        if described is None:
+            return None
+        name, type_name, fields = described
+        if len(fields) > 64 or not all(_plain(x) for x in fields.values()):
+            return None
+        out.append({"$o": name, "type": type_name, "f": {str(k): x for k, x in fields.items()}})
+    return out
+
+
 def loads(data: bytes, build_object: ObjectBuilder) -> Any:
     """Decode tagged JSON bytes; objects are made by ``build_object(name, type, fields)``."""
     return decode_value(parse(data), build_object)
@@ -130,6 +160,9 @@ def loads(data: bytes, build_object: ObjectBuilder) -> Any:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def parse(data: bytes) -> Any:
@@ -140,7 +173,10 @@ def parse(data: bytes) -> Any:
     too, never a ``RecursionError`` for the caller. The frame's size was capped before.
     """
     try:
-        return json.loads(data, parse_constant=_no_constant)
+        if type(data) is str:
+            return json.loads(data, parse_constant=_no_constant)  # its checks for text (a BOM)
+        # As json.loads decodes bytes, with one decoder made once (not one per message).
+        return _DECODER.decode(data.decode(_detect_encoding(data), "surrogatepass"))
     except RecursionError:
         raise WireError("nested too deeply") from None
     except MemoryError:
@@ -170,6 +206,10 @@ def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
     it recurse or run long: whatever the other side claims, a cap broken is a
     :class:`WireError`. Dict keys must be plain values (no objects: hashing one could run code).
     """
+    t = type(raw)
+    if raw is None or t is bool or t is str or (t is int and raw.bit_length() <= 256) \
+            or (t is float and math.isfinite(raw)):
+        return raw  # a plain answer (most moves): no walk
     root = _Node("root", [raw], -1)
     stack = [root]
     nodes = 0
