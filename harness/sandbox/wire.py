@@ -34,6 +34,7 @@ HEADER = struct.Struct(">I")
 _os_write = os.write
 _os_read = os.read
 _detect_encoding = json.detect_encoding
+_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode  # made once, not per answer
 MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
 MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
 
@@ -47,8 +48,7 @@ def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,
           max_bytes: int | None = None) -> bytes:
     """Encode ``value`` as tagged JSON bytes (see :func:`encode_value`), refusing over ``max_bytes``."""
     try:
-        data = json.dumps(encode_value(value, wire_classes, object_fields, max_chars=max_bytes),
-                          separators=(",", ":"), allow_nan=False).encode()
+        data = _COMPACT(encode_value(value, wire_classes, object_fields, max_chars=max_bytes)).encode()
     except RecursionError as exc:  # pragma: no cover - MAX_DEPTH keeps us well clear of it
         raise WireError("answer nested too deeply") from exc
     if max_bytes is not None and len(data) > max_bytes:
@@ -210,6 +210,10 @@ def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
     if raw is None or t is bool or t is str or (t is int and raw.bit_length() <= 256) \
             or (t is float and math.isfinite(raw)):
         return raw  # a plain answer (most moves): no walk
+    if t is list and len(raw) <= 16:
+        flat = _decode_flat(raw, build_object)
+        if flat is not None:
+            return flat
     root = _Node("root", [raw], -1)
     stack = [root]
     nodes = 0
@@ -246,6 +250,24 @@ def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
         if not stack:
             return value
         stack[-1].values.append(value)
+
+
+def _decode_flat(raw: list[Any], build_object: ObjectBuilder) -> list[Any] | None:
+    """A list of plain values and objects with plain fields (a call's usual arguments) decoded
+    without the walk of :func:`decode_value`, as it would; ``None`` for anything else."""
+    out: list[Any] = []
+    for v in raw:
+        if _plain(v):
+            out.append(v)
+            continue
+        if type(v) is not dict or v.keys() != {"$o", "type", "f"}:
+            return None
+        name, type_name, fields = v["$o"], v["type"], v["f"]
+        if not (name is None or type(name) is str) or type(type_name) is not str or type(fields) is not dict \
+                or len(fields) > 64 or not all(_plain(x) for x in fields.values()):
+            return None
+        out.append(build_object(name, type_name, dict(fields)))
+    return out
 
 
 def _tagged(v: dict[str, Any], depth: int) -> _Node:
