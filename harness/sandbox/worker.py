@@ -24,8 +24,10 @@ object with a ``seq`` number that its reply echoes:
 Every piece of bot code runs on one thread (the bot thread), and so does everything that can
 run bot code indirectly: decoding the arguments into bot API objects (built with
 ``object.__new__``, never the class's own ``__new__``), encoding the answer, printing an
-exception, reading attributes, dropping the bot's objects. The main thread only moves plain
-values. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
+exception, reading attributes, dropping the bot's objects. The bot thread also reads each
+request and writes its reply, so a call wakes one thread once. The main thread is only the
+worker's clock (:meth:`Worker.watch`): it allocates nothing while it watches, and builds a
+reply only when a clock ran out. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
 process and can subvert it; these rules give an honest bot's failures their clear verdicts.
 The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
