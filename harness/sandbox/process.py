@@ -221,7 +221,8 @@ class BotProcess:
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
         self.turns = Turns(self._worker_pid, self.cgroup, self.bwrap, lambda sig: self._signal(sig, group=False))
         if sys.platform.startswith("linux"):
-            self.clock = OwnClock(WaitMeter(self._worker_pid), self.turns)  # its threads: the main one, the bot's
+            # The bot's thread and any it starts: the worker's main thread (tid = pid) only keeps its clock.
+            self.clock = OwnClock(WaitMeter(self._worker_pid, skip=frozenset({self._worker_pid})), self.turns)
         self._ready = True
         return None
 

@@ -106,18 +106,22 @@ class WaitMeter:
     ``/proc/<pid>/task/<tid>/schedstat`` holds, per thread, the time it ran, the time it was
     runnable but waiting for a CPU, and its time slices. The wait is the machine's load, not
     the bot's work: the wall-clock clocks judge a bot's *own* time, elapsed minus this wait.
-    The threads are the worker's (its main thread, the bot's, and any the bot starts: call
-    :meth:`rescan` when their number changes) and the parent's thread that waits for the reply:
-    its own wait to read the answer is not the bot's either. Processes the bot starts get no
-    credit (the caller checks), and the caller keeps the credit from outrunning the bot's CPU.
+    The threads are the worker's (the bot's thread, which serves the calls, and any the bot
+    starts: call :meth:`rescan` when their number changes) and the parent's thread that waits
+    for the reply: its own wait to read the answer is not the bot's either. Threads in ``skip``
+    are not followed: the worker's main thread only keeps the worker's clock, off the call's
+    path, so its wait delays no answer. Processes the bot starts get no credit (the caller
+    checks), and the caller keeps the credit from outrunning the bot's CPU.
     """
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, skip: frozenset[int] = frozenset()) -> None:
         self.pid = pid
-        self.tids: dict[str, int] = {}  # the worker's threads: tid -> descriptor
+        self.skip = frozenset(str(t) for t in skip)
+        self.tids: dict[str, int] = {}  # the worker's threads followed: tid -> descriptor
+        self.listed = 0  # the worker's threads at the last rescan, skipped ones included
         self.parent = _parent_thread_schedstat()
         self.rescan()
-        self.threads = len(self.tids)  # the worker's threads when it said hello
+        self.threads = self.listed  # the worker's threads when it said hello
 
     def rescan(self) -> None:
         """Follow the worker's threads as they are now (a thread that ended takes its wait along)."""
@@ -125,6 +129,8 @@ class WaitMeter:
             now = set(os.listdir(f"/proc/{self.pid}/task"))
         except OSError:
             now = set()
+        self.listed = len(now)
+        now -= self.skip
         for tid in set(self.tids) - now:
             os.close(self.tids.pop(tid))
         for tid in now - set(self.tids):
@@ -156,7 +162,7 @@ class WaitMeter:
         out = {}
         for tid, fd in (*self.tids.items(), *((("parent", self.parent),) if self.parent is not None else ())):
             try:
-                out[tid] = int(os.pread(fd, 128, 0).split()[1])
+                out[tid] = int(os.pread(fd, 128, 0).split(None, 2)[1])
             except (OSError, ValueError, IndexError):
                 continue
         return out

@@ -142,7 +142,7 @@ class OwnClock:
         self.credit = self.waited()
 
     def _read(self) -> dict[str, int]:
-        if len(self.waits.tids) != self.turns.worker_threads():  # a thread born during a call counts from its start
+        if self.waits.listed != self.turns.worker_threads():  # a thread born during a call counts from its start
             self.waits.rescan()
         return self.waits.read()
 
