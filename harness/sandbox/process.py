@@ -529,13 +529,15 @@ class BotProcess:
         ``CallResult`` when the bot broke a cap (a frame over the answer cap, an output flood).
         """
         need = wire.HEADER.size
+        sized = False  # the header was read: an empty frame (length 0) must not be read as a header again
         while True:
             if self._flood is not None:
                 self._kill()
                 self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=self._flood)
                 return self.dead
             if len(self._buf) >= need:
-                if need == wire.HEADER.size:
+                if not sized:
+                    sized = True
                     (length,) = wire.HEADER.unpack(self._buf[:need])
                     if length > self.limits.answer_bytes + 4096:
                         self._kill()

@@ -363,13 +363,15 @@ class FrameReader:
         """The next frame; EOFError if the channel closes first, WireError if it is over ``max_bytes``."""
         buf = self.buf
         need = HEADER.size
+        sized = False  # the header was read (a frame may be empty: its length alone says so)
         while True:
             if len(buf) >= need:
-                if need == HEADER.size:
+                if not sized:
                     (length,) = HEADER.unpack_from(buf)
                     if length > max_bytes:
                         raise WireError(f"frame of {length} bytes exceeds the cap of {max_bytes}")
                     need += length
+                    sized = True
                     continue
                 payload = bytes(buf[HEADER.size:need])
                 del buf[:need]
