@@ -85,9 +85,11 @@ CORPUS: dict[str, Case] = {
     # the worker's own path
     "trust_new_hook": Case(V.OK, r"^$", not_in_stdout="hook ran"),  # objects are built with object.__new__
     "trust_del_hook": Case(V.OK, r"^$", not_in_stdout="main thread"),  # the bot's objects die on its own thread
+    # The two gc-callback bots are reported by the worker's clock thread, which must win the GIL
+    # from a spinning bot thread for each of its steps: a loaded machine can stretch that to seconds.
     "trust_gc_read": Case(V.FORBIDDEN, r"^reading '/etc/hostname' \(outside the bot's own files\) is not allowed" + WHERE,
-                          limits={"move": 0.3, "grace": 3.0}),
-    "trust_gc_threads": Case(V.FORBIDDEN, r"^starting more than 6 threads is not allowed" + WHERE, limits={"move": 0.3, "grace": 3.0}),
+                          limits={"move": 0.3, "grace": 10.0}),
+    "trust_gc_threads": Case(V.FORBIDDEN, r"^starting more than 6 threads is not allowed" + WHERE, limits={"move": 0.3, "grace": 10.0}),
     "trust_thread_chain": Case(V.FORBIDDEN, r"^starting more than 6 threads is not allowed" + WHERE),
     "trust_violation_between_calls": Case(V.FORBIDDEN, r"^reading '/etc/hostname' \(outside the bot's own files\) is not allowed"
                                           + WHERE, limits={"pause": False}, slow_opponent=True),
