@@ -1,4 +1,7 @@
-"""The parent's handle on one bot process: spawn, call with a deadline, kill, capture output.
+"""The parent's handle on one bot process: call with a deadline, kill, capture output.
+
+Its start (folders, bubblewrap or a plain process, a launcher made ahead) is
+:mod:`harness.sandbox.spawn`.
 
 One :class:`BotProcess` is one fresh child for one bot in one game, under bubblewrap where it
 works (:mod:`harness.sandbox.bubblewrap`), else a plain process; in its own cgroup where the
@@ -22,7 +25,6 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -30,29 +32,23 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import botside, bubblewrap, judge, launcher, packages, privileges, procfs, reaper, stale, wire
+from harness.sandbox import judge, packages, procfs, reaper, wire
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.isolation import IsolationUnavailable, plain_drop_obstacle, use_bwrap
+from harness.sandbox.isolation import IsolationUnavailable
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
-from harness.sandbox.turns import BWRAP_TASKS, OwnClock, Turns
+from harness.sandbox.spawn import spawn
+from harness.sandbox.turns import OwnClock, Turns
 from harness.submission import MAIN, Submission
 
 WORKER = Path(__file__).with_name("worker.py")  # the source; bots run it compiled (botside.script())
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
-_SWEPT = False
 _PIPE_BUF = getattr(select, "PIPE_BUF", 512)  # a write of at most this much to a pipe is atomic
 _ENCODE = json.JSONEncoder().encode  # made once: json.dumps with arguments makes one per call
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
-
-
-def _scrubbed_env(home: Path) -> dict[str, str]:
-    # Nothing of the parent's environment reaches the bot: no tokens, no paths to the store.
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home),
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **packages.THREAD_ENV}
 
 
 class BotProcess:
@@ -99,82 +95,8 @@ class BotProcess:
         self.close()
 
     def _spawn(self) -> None:
-        global _SWEPT
-        if not _SWEPT:  # once per process: what a harness killed earlier left behind
-            _SWEPT = True
-            stale.sweep_stale_dirs()
-        # Named after the owner's pid: a sweep can tell a dead harness's folders from live ones.
-        self.root = Path(tempfile.mkdtemp(prefix=f"{stale.DIR_PREFIX}{os.getpid()}-"))
-        code, work = self.root / "code", self.root / "work"
-        code.mkdir()
-        work.mkdir()
-        for name, data in self.submission.files.items():
-            (code / name).write_bytes(data)
-        wanted = {*self.game.packages, *self.limits.packages}
-        if wanted:  # resolved once per process; a job's packages were checked when it was read
-            self.package_roots = packages.link_folder(self.root / "packages", packages.resolve_all(wanted))
-        self.bwrap = use_bwrap(self.limits.isolation)
-        lib = botside.folder()
-        extra = (BWRAP_TASKS if self.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
-        tasks = self.limits.max_tasks + extra
-        memory = self.limits.memory_bytes + (self.limits.work_bytes if self.bwrap else 0) + (64 << 20)
-        if self.bwrap and self.limits.cgroups and self._launch(lib, tasks, memory, wanted):
-            self._watch()
-            return
-        req_r, self._req_w = os.pipe()
-        self._rep_r, rep_w = os.pipe()
-        as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid, where it can run
-        if self.bwrap:
-            support = bubblewrap.support()
-            self.uid = privileges.pick_uid() if support.drop else None
-            drop = privileges.setpriv_prefix(support.drop, self.uid) if support.drop and self.uid else []
-            argv = [support.path or "bwrap", *self._bwrap_options(lib, wanted, self.uid), *drop,
-                    bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w)]
-        else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
-            argv = [sys.executable, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig"]
-            if privileges.is_root() and plain_drop_obstacle(self.game, tuple(self.package_roots)) is None:
-                self.uid = privileges.pick_uid()
-                privileges.share_with(self.uid, self.root, code, work)
-                as_user = {"user": self.uid, "group": self.uid, "extra_groups": []}
-        try:
-            self.proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=work, env=_scrubbed_env(work), pass_fds=(req_r, rep_w),
-                start_new_session=True, close_fds=True, **as_user)
-        finally:
-            os.close(req_r)
-            os.close(rep_w)
-        if self.limits.cgroups:
-            self.cgroup = BotCgroup.create(tasks, memory)
+        spawn(self)
         self._watch()
-
-    def _bwrap_options(self, lib: Path, wanted: set[str], uid: int | None) -> list[str]:
-        assert self.root is not None
-        support = bubblewrap.support()
-        return bubblewrap.bwrap_options(userns=support.userns, code_dir=self.root / "code",
-                                        work_dir=self.root / "work", botapi_dir=self.game.botapi_dir,
-                                        lib_dir=lib, work_bytes=self.limits.work_bytes,
-                                        package_dir=self.root / "packages" if wanted else None,
-                                        package_roots=tuple(self.package_roots),
-                                        drop=(support.drop, uid) if support.drop and uid else None,
-                                        env=_scrubbed_env(self.root / "work"))
-
-    def _launch(self, lib: Path, tasks: int, memory: int, wanted: set[str]) -> bool:
-        """Start the bot from a launcher made ahead, already in its cgroup (:mod:`launcher`).
-
-        False if none is ready (one is then being made for a later start) or it failed: the
-        caller starts bubblewrap itself.
-        """
-        support = bubblewrap.support()
-        kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT))
-        ready = launcher.claim(kind, privileges.pick_uid, tasks, memory,
-                               lambda uid: self._bwrap_options(lib, wanted, uid))
-        if ready is None:
-            return False
-        self.proc, self.cgroup, self.uid = ready.proc, ready.cgroup, ready.uid
-        self._req_w, self._rep_r = ready.req_w, ready.rep_r
-        self._enrolled = True  # born in its cgroup: nothing to move
-        return True
 
     def _watch(self) -> None:
         """Poll the reply channel and the bot's stdout and stderr from now on."""

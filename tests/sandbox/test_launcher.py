@@ -16,7 +16,7 @@ import pytest
 from harness.games import get_game
 from harness.games.base import Call, WireObject
 from harness.sandbox import BotProcess, Limits, bubblewrap, cgroup, launcher, procfs, reaper
-from harness.sandbox.process import _scrubbed_env
+from harness.sandbox.spawn import scrubbed_env
 from harness.sandbox.turns import BWRAP_TASKS
 from tests.hostile.leftovers import bot_cgroups
 
@@ -71,7 +71,7 @@ def test_a_bot_from_a_launcher_is_born_in_its_own_cgroup_with_its_caps(warm: Non
                        Path(f"/proc/{b.worker_pid}/environ").read_bytes().decode().split("\0") if x)
         assert b.root is not None and environ["HOME"] == environ["TMPDIR"] == str(b.root / "work")
         # the bot's environment, none of the launcher's (bubblewrap's --chdir sets PWD, as it always did)
-        assert environ == {**_scrubbed_env(b.root / "work"), "PWD": str(b.root / "work")}
+        assert environ == {**scrubbed_env(b.root / "work"), "PWD": str(b.root / "work")}
         assert os.readlink(f"/proc/{b.worker_pid}/cwd") == str(b.root / "work")
         assert b.call(Call("zet", (VIEW,), "move")).value == 2
         group = b.cgroup
