@@ -69,10 +69,8 @@ def measure(folder: Path, replays: int | None, out: Path) -> None:
     from harness.config import Awards, Job, SubmissionRef, Tier
     from harness.report.job import build_job_site
     from harness.sandbox.limits import Limits
-    from harness.tournament.results import JobResults, StoredGames
+    from harness.tournament.results import stored_results
     from harness.tournament.schedule import load_entrants
-    from harness.tournament.standings import standings
-    from harness.tournament.store import open_readonly
 
     subs = tuple(SubmissionRef(p.name, p) for p in sorted((folder / "subs").iterdir()))
     job = Job(name="big", game="priemspel", format="round_robin", submissions=subs, reference=(), opponent=None,
@@ -81,22 +79,14 @@ def measure(folder: Path, replays: int | None, out: Path) -> None:
               results=folder / "results" / "big")
     started = time.perf_counter()
     roll = load_entrants(job)
-    keys: list[str] = []
-
-    def stream(store):  # as job_results does
-        for key, record in store.records(light=True):
-            keys.append(key)
-            yield record
-
-    with open_readonly(job.results) as store:
-        rows = standings(job.awards, roll.entrants, stream(store), roll.absent)
+    results = stored_results(job, roll, None, 0, light=False)  # every stored game, as job_results reads them
+    results.total = results.done
     ranked = time.perf_counter()
     after_standings = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    results = JobResults(job, roll, rows, StoredGames(job.results, keys, light=False), keys, len(keys), len(keys))
     build_job_site(results, out, replays=replays)
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    n = len(keys)
+    n = len(results.keys)
     replay_pages = sum(1 for _ in (out / "games").glob("*.html"))
     list_pages = sum(1 for _ in out.glob("games*.html"))
     bot_pages = sum(1 for _ in (out / "bots").glob("*.html"))

@@ -60,35 +60,24 @@ def measure(folder: Path) -> None:
     from harness.config import Awards, Job, SubmissionRef
     from harness.sandbox.limits import Limits
     from harness.tournament.export import feedback, gradebook_csv, gradescope, leaderboard
+    from harness.tournament.results import stored_results
     from harness.tournament.schedule import load_entrants
-    from harness.tournament.standings import standings
-    from harness.tournament.store import open_readonly
 
     subs = tuple(SubmissionRef(p.name, p) for p in sorted((folder / "subs").iterdir()))
     job = Job(name="big", game="streky", format="round_robin", submissions=subs, reference=(), opponent=None,
               settings=({"cards": "course"},), games=1, seed=1, tournament=True, limits=Limits(), workers=1,
               awards=Awards("tiers", tiers=()), results=folder / "results" / "big")
-    from harness.tournament.results import JobResults, StoredGames
 
     started = time.perf_counter()
     roll = load_entrants(job)
-    keys: list[str] = []
-
-    def stream(store):  # as job_results does: one pass over light rows, folded as it goes
-        for key, record in store.records(light=True):
-            keys.append(key)
-            yield record
-
-    with open_readonly(job.results) as store:
-        rows = standings(job.awards, roll.entrants, stream(store), roll.absent)
+    results = stored_results(job, roll, None, 0, light=True)  # every stored game, as job_results reads them
+    results.total = results.done
     ranked = time.perf_counter()
-    records = StoredGames(job.results, keys, light=True)
-    results = JobResults(job, roll, rows, records, keys, len(keys), len(keys))
     text = leaderboard(results, "csv") + gradebook_csv(results) + json.dumps(gradescope([results]))
     text += "".join(feedback([results]).values())
     done = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    n = len(keys)
+    n = len(results.keys)
     print(f"{n} games: read, standings and ratings {ranked - started:.1f} s, "
           f"exports {done - ranked:.2f} s ({len(text)} bytes); {1000 * (done - started) / n:.3f} ms a game, "
           f"peak {peak:.0f} MB")

@@ -104,7 +104,14 @@ def job_results(job: Job, light: bool = False) -> JobResults:
     if job.format == "adaptive":
         return adaptive_results(job, roll, light)
     tasks = make_tasks(job, roll)
-    wanted = [t.key for t in tasks]
+    return stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+
+
+def stored_results(job: Job, roll: Roll, wanted: list[str] | None, total: int, light: bool = False) -> JobResults:
+    """The standings of the stored games with the ``wanted`` keys (every stored game if None).
+
+    One pass over the store's light rows folds the standings as it goes (see :func:`job_results`).
+    """
     keys: list[str] = []
     done = 0
 
@@ -119,7 +126,7 @@ def job_results(job: Job, light: bool = False) -> JobResults:
         rows = standings(job.awards, roll.entrants, stream(store), roll.absent)
         runs = store.runs()
     records = StoredGames(job.results, keys, light)
-    return JobResults(job, roll, rows, records, keys, len(tasks), done, runs)
+    return JobResults(job, roll, rows, records, keys, total, done, runs)
 
 
 def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
@@ -149,4 +156,4 @@ def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
                       round_robin=round_robin_games(job, roll), stopped=progress.stopped)
 
 
-__all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "adaptive_results", "job_results"]
+__all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "adaptive_results", "job_results", "stored_results"]
