@@ -194,7 +194,7 @@ class BotProcess:
             what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
             head = self._heads[key] = (self._envelope(fixed, limit), what)
         try:
-            args = _ENCODE(wire.encode_value(list(call.args), object_fields=judge.describe_wire_object))
+            args = wire.SPACED(wire.encode_value(list(call.args), object_fields=judge.describe_wire_object))
         except (wire.WireError, TypeError, ValueError) as exc:
             return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode {head[1]}: {exc}")
         self._seq += 1

@@ -34,7 +34,29 @@ HEADER = struct.Struct(">I")
 _os_write = os.write
 _os_read = os.read
 _detect_encoding = json.detect_encoding
-_COMPACT = json.JSONEncoder(separators=(",", ":"), allow_nan=False).encode  # made once, not per answer
+_encode_str = json.encoder.encode_basestring_ascii  # a str as a JSON string (ASCII, as the encoder)
+
+
+def _premade(separators: tuple[str, str]) -> Callable[[Any], str]:
+    """A JSON encoder of the C module made once (``JSONEncoder.encode`` makes one per call).
+
+    For :func:`encode_value`'s output only: plain, acyclic (so no cycle check), at most
+    ``MAX_DEPTH`` deep, finite floats. Where the C encoder is missing, the Python one.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - CPython always has it
+        return json.JSONEncoder(separators=separators, allow_nan=False).encode
+    encoder = make(None, None, _encode_str, None, separators[1], separators[0], False, False, False)
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(encoder(value, 0))
+
+    return encode
+
+
+COMPACT = _premade((",", ":"))  # an answer in the bot's process
+SPACED = _premade((", ", ": "))  # a request in the parent (json.dumps's separators)
 MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
 MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
 
@@ -47,10 +69,35 @@ def dumps(value: Any, wire_classes: Mapping[type, str] | None = None,
           object_fields: Callable[[Any], tuple[str | None, str, Mapping[str, Any]] | None] | None = None,
           max_bytes: int | None = None) -> bytes:
     """Encode ``value`` as tagged JSON bytes (see :func:`encode_value`), refusing over ``max_bytes``."""
+    t = type(value)
+    if t is int or t is str or t is float or value is None or t is bool:  # most answers: no walk
+        return _scalar(value, max_bytes)
     try:
-        data = _COMPACT(encode_value(value, wire_classes, object_fields, max_chars=max_bytes)).encode()
+        data = COMPACT(encode_value(value, wire_classes, object_fields, max_chars=max_bytes)).encode()
     except RecursionError as exc:  # pragma: no cover - MAX_DEPTH keeps us well clear of it
         raise WireError("answer nested too deeply") from exc
+    if max_bytes is not None and len(data) > max_bytes:
+        raise WireError(f"answer too large ({len(data)} bytes > {max_bytes})")
+    return data
+
+
+def _scalar(value: Any, max_bytes: int | None) -> bytes:
+    """A plain answer's JSON, as :func:`dumps` makes it through the walk, with the same refusals."""
+    t = type(value)
+    if t is int:
+        if value.bit_length() > 256:
+            raise WireError("answer contains an integer with more than 256 bits")
+        data = b"%d" % value
+    elif t is str:
+        if max_bytes is not None and len(value) > max_bytes:
+            raise WireError(f"answer too large (more than {max_bytes} characters of text)")
+        data = _encode_str(value).encode()
+    elif t is float:
+        if not math.isfinite(value):
+            raise WireError(f"answer contains the float {value!r}")
+        data = float.__repr__(value).encode()
+    else:
+        data = b"null" if value is None else b"true" if value else b"false"
     if max_bytes is not None and len(data) > max_bytes:
         raise WireError(f"answer too large ({len(data)} bytes > {max_bytes})")
     return data
@@ -163,6 +210,7 @@ def _no_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_scan = _DECODER.scan_once  # the C scanner: a JSON value from a str at an index, and where it ends
 
 
 def parse(data: bytes) -> Any:
@@ -175,6 +223,17 @@ def parse(data: bytes) -> Any:
     try:
         if type(data) is str:
             return json.loads(data, parse_constant=_no_constant)  # its checks for text (a BOM)
+        if data[:1] == b"{" and data[1:2] != b"\0":
+            # What json.detect_encoding calls UTF-8 (no BOM, no zero among the first two bytes),
+            # scanned without the decoder's Python layer; anything but one object filling the
+            # whole frame (whitespace around it, extra data, an error) takes the full path below.
+            text = data.decode("utf-8", "surrogatepass")
+            try:
+                value, end = _scan(text, 0)
+            except StopIteration:
+                value, end = None, -1
+            if end == len(text):
+                return value
         # As json.loads decodes bytes, with one decoder made once (not one per message).
         return _DECODER.decode(data.decode(_detect_encoding(data), "surrogatepass"))
     except RecursionError:
