@@ -8,6 +8,7 @@ speed rests on, with real processes and pipes.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -138,6 +139,61 @@ def test_flat_decoding_is_the_walk_s_decoding() -> None:
 def test_flat_decoding_still_refuses_what_the_walk_refuses(raw: list) -> None:
     with pytest.raises(wire.WireError):
         wire.decode_value(raw, judge.build_wire_object)
+
+
+def _walked_dumps(value: object, max_bytes: int | None) -> bytes:
+    """What :func:`wire.dumps` gives through the walk (a one-item tuple takes it; its brackets cut)."""
+    data = wire.dumps((value,), max_bytes=None if max_bytes is None else max_bytes + 8)
+    inner = data[len(b'{"$t":['):-len(b"]}")]
+    if max_bytes is not None and len(inner) > max_bytes:
+        raise wire.WireError("too large")
+    return inner
+
+
+def test_a_plain_answer_is_encoded_as_the_walk_encodes_it() -> None:
+    rng = random.Random(5)
+    values = [_random_plain(rng) for _ in range(500)] + [True, False, None, 0, -1, 1 << 256 - 1, 1.5e-300, -0.0,
+                                                          "\ud800", "\x00\n\"\\", "\u017e" * 50]
+    for value in values:
+        assert wire.dumps(value, max_bytes=1 << 20) == _walked_dumps(value, None), value
+        assert json.loads(wire.dumps(value)) == value or value != value
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 1 << 256, -(1 << 256), "x" * 9, "\u017e" * 2])
+def test_a_plain_answer_is_refused_as_the_walk_refuses_it(value: object) -> None:
+    with pytest.raises(wire.WireError):
+        _walked_dumps(value, 8)
+    with pytest.raises(wire.WireError):
+        wire.dumps(value, max_bytes=8)
+
+
+def test_a_bot_s_subclass_of_a_plain_type_takes_the_walk() -> None:
+    class Loud(int):
+        def __repr__(self) -> str:
+            return "boom"
+
+    assert wire.dumps(Loud(3)) == b'{"$o":null,"type":"' + f"{Loud.__module__}.{Loud.__qualname__}".encode() + \
+        b'","f":{}}'
+
+
+@pytest.mark.parametrize("frame", [
+    b'{"a":1}', b'{"a":1} ', b' {"a":1}', b'{"a":1}x', b'{"a":NaN}', b'{"a":Infinity}', b"{", b"{}",
+    b'{"a":"\\ud800"}', b'{"a":1}{"b":2}', b"{\xff}", b'{"a":"\xc3\xa9"}', b'\xef\xbb\xbf{"a":1}',
+    '{"a":1}'.encode("utf-16-le"), '{"a":1}'.encode("utf-32-le"), b"[1]", b"1", b"",
+    b'{"a":' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+])
+def test_a_frame_parses_as_json_loads_reads_it(frame: bytes) -> None:
+    """The scanner's fast path for one UTF-8 object gives json.loads's value, or refuses what it refuses."""
+    def constant(name: str) -> None:
+        raise ValueError(name)
+
+    try:
+        expected = json.loads(frame, parse_constant=constant)
+    except (ValueError, RecursionError):
+        with pytest.raises(wire.WireError):
+            wire.parse(frame)
+        return
+    assert wire.parse(frame) == expected
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
