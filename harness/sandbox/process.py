@@ -48,6 +48,8 @@ _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"
 _PIPE_BUF = getattr(select, "PIPE_BUF", 512)  # a write of at most this much to a pipe is atomic
 _ENCODE = json.JSONEncoder().encode  # made once: json.dumps with arguments makes one per call
+_HEADER_SIZE = wire.HEADER.size
+_unpack_header = wire.HEADER.unpack_from
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
 
 
@@ -450,17 +452,18 @@ class BotProcess:
         Returns the frame, ``None`` at the deadline, ``_EOF`` when the channel closed, or a
         ``CallResult`` when the bot broke a cap (a frame over the answer cap, an output flood).
         """
-        need = wire.HEADER.size
+        buf = self._buf
+        need = _HEADER_SIZE
         sized = False  # the header was read: an empty frame (length 0) must not be read as a header again
         while True:
             if self._flood is not None:
                 self._kill()
                 self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=self._flood)
                 return self.dead
-            if len(self._buf) >= need:
+            if len(buf) >= need:
                 if not sized:
                     sized = True
-                    (length,) = wire.HEADER.unpack(self._buf[:need])
+                    (length,) = _unpack_header(buf)
                     if length > self.limits.answer_bytes + 4096:
                         self._kill()
                         self.dead = CallResult(False, verdict=Verdict.FORBIDDEN,
@@ -469,8 +472,8 @@ class BotProcess:
                         return self.dead
                     need += length
                     continue
-                frame = bytes(self._buf[wire.HEADER.size:need])
-                del self._buf[:need]
+                frame = bytes(buf[_HEADER_SIZE:need])
+                del buf[:need]
                 return frame
             timeout = deadline - time.perf_counter()
             if timeout <= 0:
@@ -483,7 +486,7 @@ class BotProcess:
                         continue
                     if not chunk:
                         return _EOF
-                    self._buf += chunk
+                    buf += chunk
                 else:
                     self._read_stream(fd)
 

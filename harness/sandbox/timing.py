@@ -138,6 +138,8 @@ class WaitMeter:
                 self.tids[tid] = os.open(f"/proc/{self.pid}/task/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
             except OSError:
                 continue
+        # What read() reads, listed once here rather than at every call's start.
+        self._sources = [*self.tids.items(), *((("parent", self.parent),) if self.parent is not None else ())]
 
     @property
     def available(self) -> bool:
@@ -160,9 +162,10 @@ class WaitMeter:
     def read(self) -> dict[str, int]:
         """Each thread's total run-queue wait so far, in ns (the parent's thread under "parent")."""
         out = {}
-        for tid, fd in (*self.tids.items(), *((("parent", self.parent),) if self.parent is not None else ())):
+        pread = os.pread
+        for tid, fd in self._sources:
             try:
-                out[tid] = int(os.pread(fd, 128, 0).split(None, 2)[1])
+                out[tid] = int(pread(fd, 128, 0).split(None, 2)[1])
             except (OSError, ValueError, IndexError):
                 continue
         return out
@@ -181,6 +184,7 @@ class WaitMeter:
         for fd in self.tids.values():  # the parent's thread's descriptor is shared (per thread)
             os.close(fd)
         self.tids = {}
+        self._sources = []
 
 
 _THREAD = threading.local()
