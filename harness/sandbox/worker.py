@@ -387,7 +387,7 @@ class Worker:
 
         def call_job() -> Reply:
             try:
-                args = decode()
+                args = tuple(wire.decode_value(raw_args, self.build_object))
                 bound = getattr(self.instance, method, None)
                 if not callable(bound):
                     return {"ok": False, "verdict": "exception",
@@ -473,11 +473,14 @@ class Worker:
             return ""
 
     def flush(self) -> None:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except BaseException:  # noqa: BLE001 - a bot may have replaced or closed them
-                pass
+        try:
+            sys.stdout.flush()
+        except BaseException:  # noqa: BLE001 - a bot may have replaced or closed them
+            pass
+        try:
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001
+            pass
 
     def bot_frames(self, tb: TracebackType | None) -> TracebackType | None:
         """The traceback from the first frame in the bot's own file on (drops the worker's)."""
