@@ -73,7 +73,7 @@ _wall_clock = time.perf_counter
 _exit = os._exit
 _current_frames = sys._current_frames
 _sleep = time.sleep
-_encode = json.JSONEncoder().encode  # the reply's envelope (a bot may replace json.dumps)
+_encode = _ENCODE = json.JSONEncoder().encode  # the reply's envelope (a bot may replace json.dumps)
 _float_repr = float.__repr__
 MAX_ANSWER_BYTES = 1 << 20
 IDLE = 0.05  # how often the worker's clock looks for a call in progress (s)
@@ -165,8 +165,10 @@ class Worker:
     def reply(self, message: Reply) -> None:
         """Send a reply; an already encoded answer (``"encoded"``) is spliced in, not re-encoded."""
         encoded = message.pop("encoded", None)
-        if encoded is not None and len(message) == 3 and message.get("ok") is True and type(message.get("cpu")) is float \
-                and type(message.get("seq")) is int:  # an answer (most replies): no encoder
+        # An answer (most replies) is formatted without the encoder, unless a bot replaced the
+        # encoder: then it writes every reply, as the hostile corpus's forgers expect.
+        if encoded is not None and _encode is _ENCODE and len(message) == 3 and message.get("ok") is True \
+                and type(message.get("cpu")) is float and type(message.get("seq")) is int:
             wire.write_frame(self.rep_fd, b'{"ok":true,"cpu":%s,"seq":%d,"value":%s}'
                              % (_float_repr(message["cpu"]).encode(), message["seq"], encoded))
             return
