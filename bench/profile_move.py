@@ -12,7 +12,7 @@ resume of the bot whose turn it is not are on the path).
   are written to a descriptor opened before the guard is armed). Prints the functions with the
   most own time per move on each side. The profiler's own cost inflates small functions: read
   the ranking and the call counts, not the absolute microseconds.
-* ``callgrind``: both processes under valgrind's callgrind; instructions per move of each
+* ``callgrind``: both processes under valgrind's callgrind; instructions per call in each
   (the difference between a run of ``--moves`` and one of twice as many, so start-up cancels).
   Instruction counts barely move on a busy machine, unlike times.
 """
@@ -186,9 +186,11 @@ def callgrind(moves: int) -> None:
             total = next((int(line.split()[1]) for line in text.splitlines() if line.startswith("summary:")), 0)
             sizes.append((cmdline, total))
         counts[n] = sizes
-    print(f"instructions per move (run of {2 * moves} moves minus run of {moves}, two bots, plain mode):")
+    print(f"instructions per call (run of {2 * moves} calls of each bot minus run of {moves}; two bots, plain mode):")
     for (cmd1, a), (_cmd2, b) in zip(sorted(counts[moves]), sorted(counts[2 * moves])):
         per = (b - a) / moves
+        if "_play" in cmd1:
+            per /= 2  # the parent made two calls (one on each bot) per round
         role = "bot process" if "worker" in cmd1 else "parent" if "_play" in cmd1 else cmd1[:60]
         if per > 1000:
             print(f"  {role:<14} {per:12,.0f}")
