@@ -159,7 +159,8 @@ def test_a_plain_answer_is_encoded_as_the_walk_encodes_it() -> None:
         assert json.loads(wire.dumps(value)) == value or value != value
 
 
-@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 1 << 256, -(1 << 256), "x" * 9, "\u017e" * 2])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 1 << 256, -(1 << 256), "x" * 9,
+                                   "\u017e" * 2])
 def test_a_plain_answer_is_refused_as_the_walk_refuses_it(value: object) -> None:
     with pytest.raises(wire.WireError):
         _walked_dumps(value, 8)
