@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -46,7 +45,8 @@ from harness.sandbox.limits import Limits  # noqa: E402
 from harness.submission import Submission  # noqa: E402
 from harness.tournament.adaptive import Planner, round_robin_games  # noqa: E402
 from harness.tournament.schedule import Entrant, Roll  # noqa: E402
-from harness.tournament.standings import competition_ranks, fit_ratings, tally, tier_reach  # noqa: E402
+from harness.tournament.rating import fit, shrunk  # noqa: E402
+from harness.tournament.standings import competition_ranks, fit_ratings, standings, tally, tier_reach  # noqa: E402
 
 TIERS = {
     "fractions": (Tier(3.0, top=0.1), Tier(2.0, top=0.2), Tier(1.0, top=0.4)),
@@ -74,13 +74,20 @@ class World:
 
     strength: np.ndarray
     p: np.ndarray  # [a, b]: the chance that a, seated first, beats b
+    first: np.ndarray  # [a, b]: a, seated first, beat b in the round robin (also the adaptive's first meeting)
+    later: np.ndarray  # [k - 1, a, b]: a uniform draw; a, seated first, beats b at meeting k if it is under p
     truth: list[int]
     rr_tiers: list[int]
     rr_games: int
 
 
-def world(n: int, seed: int, spread: float, tiers: tuple[Tier, ...]) -> World:
-    """Bots of normal Elo strength (sd ``spread``) and their double round robin, ranked by wins."""
+def world(n: int, seed: int, spread: float, tiers: tuple[Tier, ...], rematches: int = 8) -> World:
+    """Bots of normal Elo strength (sd ``spread``) and their double round robin, ranked by wins.
+
+    Every game either schedule could play is drawn here once (common random numbers): the
+    adaptive schedule's first meeting of a pair is the round robin's two games of that pair, so
+    the two are compared on the same luck, and two planners on the same seed see the same
+    outcome for the same game."""
     rng = np.random.default_rng(seed)
     strength = rng.normal(1500, spread, n)
     truth = tiers_by(list(strength), tiers)
@@ -89,7 +96,8 @@ def world(n: int, seed: int, spread: float, tiers: tuple[Tier, ...]) -> World:
     first = (rng.random((n, n)) < p).astype(float)  # [i, j]: i, seated first, beat j
     np.fill_diagonal(first, 0.0)
     score = first.sum(axis=1) + (n - 1) - first.sum(axis=0)  # its wins seated first and seated second
-    return World(strength, p, truth, tiers_by(list(score), tiers), n * (n - 1))
+    later = rng.random((max(0, rematches - 1), n, n), dtype=np.float32)
+    return World(strength, p, first, later, truth, tiers_by(list(score), tiers), n * (n - 1))
 
 
 def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...], confidence: float,
@@ -105,7 +113,6 @@ def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...],
     roll = Roll(entrants, None)
     planner = Planner(job, roll)
     at = {e.login: i for i, e in enumerate(entrants)}
-    play = random.Random(seed)
     stored: dict[str, GameRecord] = {}
 
     def lookup(keys: list[str]) -> dict[str, GameRecord]:
@@ -116,25 +123,44 @@ def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...],
     for progress in planner.walk(lookup):
         for task in progress.pending:
             a, b = (at[e.login] for e in task.entrants)
-            winner = 0 if play.random() < p[a, b] else 1
+            meeting = task.seed - job.seed  # one settings set: the k-th meeting plays on seed + k
+            won = w.first[a, b] > 0 if meeting == 0 else w.later[meeting - 1, a, b] < p[a, b]
+            winner = 0 if won else 1
             stored[task.key] = GameRecord(game="streky", settings=task.settings, seed=task.seed,
                                           players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
                                           winner=winner, scores=(1.0 - winner, float(winner)),
                                           places=(1 + winner, 2 - winner))
     elapsed = time.perf_counter() - started
     assert progress is not None
-    # The adaptive standings: the planner's own fit over the games it played.
+    # The adaptive standings as the leaderboard ranks them (the prior's fit), and the plain
+    # maximum-likelihood fit on the same games.
     records = [stored[k] for k in sorted(progress.keys)]
+    board = {r.login: r for r in standings(job.awards, entrants, records, by_rating=True, confidence=confidence)}
+    ad_tiers = tiers_by([board[e.login].rating or 0.0 for e in entrants], tiers)
     rows = tally(entrants, records)
     fit_ratings(rows, records, confidence)
-    ad_tiers = tiers_by([rows[e.login].rating or 0.0 for e in entrants], tiers)
-    return {"rr_accuracy": float(np.mean(np.array(rr_tiers) == np.array(truth))),
+    mle_tiers = tiers_by([rows[e.login].rating or 0.0 for e in entrants], tiers)
+    return {"mle_accuracy": float(np.mean(np.array(mle_tiers) == np.array(truth))),
+            "rr_fit_accuracy": rr_by_fit(w, tiers),"rr_accuracy": float(np.mean(np.array(rr_tiers) == np.array(truth))),
             "ad_accuracy": float(np.mean(np.array(ad_tiers) == np.array(truth))),
             "rr_far": int(np.sum(np.abs(np.array(rr_tiers) - np.array(truth)) >= 2)),
             "ad_far": int(np.sum(np.abs(np.array(ad_tiers) - np.array(truth)) >= 2)),
             "games": progress.games, "rr_games": rr_games, "waves": progress.waves,
             "stopped": progress.stopped, "seconds": elapsed, "full": round_robin_games(job, roll),
             "unsettled": len(progress.unsettled)}
+
+
+def rr_by_fit(w: World, tiers: tuple[Tier, ...]) -> float:
+    """The double round robin's tier accuracy when ranked by the adaptive standings' fit (the
+    prior's) instead of by wins."""
+    n = len(w.strength)
+    winners, losers = np.nonzero(w.first)  # seated first and won
+    second_won = np.nonzero((1 - w.first) - np.eye(n))  # seated first and lost
+    races = [(int(a), int(b)) for a, b in zip(winners, losers)] + [(int(b), int(a)) for a, b in zip(*second_won)]
+    anchored = races + [(i, n) for i in range(n)] + [(n, i) for i in range(n)]
+    theta, variance = fit(anchored, [1.0] * len(races) + [0.5] * 2 * n, n)
+    theta, _, _ = shrunk(races, [1.0] * len(races), n, theta, variance)
+    return float(np.mean(np.array(tiers_by(list(theta), tiers)) == np.array(w.truth)))
 
 
 def make_submission(login: str) -> Submission:
@@ -158,24 +184,32 @@ def main() -> None:
     results: dict[float, list[dict[str, float]]] = {b: [] for b in budgets}
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     for seed in seeds:
-        w = world(args.bots, seed, args.spread, TIERS[args.tiers])
+        w = world(args.bots, seed, args.spread, TIERS[args.tiers], args.rematches)
         for budget in budgets:
             r = simulate(w, seed, budget or None, TIERS[args.tiers], args.confidence, args.rematches)
             results[budget].append(r)
             print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
                   f"two tiers off {r['rr_far']} | adaptive {r['games']} games "
                   f"({100 * r['games'] / r['rr_games']:.1f} %), {r['waves']} waves, stopped: {r['stopped']}, "
-                  f"accuracy {100 * r['ad_accuracy']:.1f} %, two tiers off {r['ad_far']}, "
+                  f"accuracy {100 * r['ad_accuracy']:.1f} % (maximum likelihood {100 * r['mle_accuracy']:.1f} %), "
+                  f"two tiers off {r['ad_far']}, "
                   f"planner {r['seconds']:.1f} s", flush=True)
     for budget in budgets:
         rs = results[budget]
         rr = statistics.mean(r["rr_accuracy"] for r in rs)
         ad = statistics.mean(r["ad_accuracy"] for r in rs)
+        diffs = [100 * (r["ad_accuracy"] - r["rr_accuracy"]) for r in rs]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
         share = statistics.mean(r["games"] / r["rr_games"] for r in rs)
+        mle = statistics.mean(r["mle_accuracy"] for r in rs)
+        rr_fit = statistics.mean(r["rr_fit_accuracy"] for r in rs)
         print(f"{args.bots} bots, seeds {seeds.start}-{seeds.stop - 1}, tiers {args.tiers}, budget {budget:g}: "
-              f"round robin accuracy {100 * rr:.1f} %, adaptive {100 * ad:.1f} % ({100 * (ad - rr):+.1f} points) "
+              f"round robin accuracy {100 * rr:.1f} %, adaptive {100 * ad:.1f} % ({100 * (ad - rr):+.1f} points, "
+              f"standard error {error:.1f}) "
               f"with {100 * share:.1f} % of the games; bots two tiers off: round robin "
-              f"{sum(r['rr_far'] for r in rs)}, adaptive {sum(r['ad_far'] for r in rs)}")
+              f"{sum(r['rr_far'] for r in rs)}, adaptive {sum(r['ad_far'] for r in rs)}; ranked by maximum likelihood "
+              f"the adaptive scores {100 * mle:.1f} %, ranked by the adaptive standings' fit the round robin "
+              f"scores {100 * rr_fit:.1f} %")
 
 
 if __name__ == "__main__":

@@ -190,16 +190,22 @@ ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 
 
 def rate(rows: dict[str, Row], index: dict[str, int], races: list[tuple[int, ...]], weights: list[float],
-         confidence: float = 0.95, start: Any = None) -> Any:
+         confidence: float = 0.95, start: Any = None, shrink: bool = False) -> Any:
     """Set the rating and interval of every row in ``index`` from the races; returns the fitted
-    log-strengths (to warm up a later fit with ``start``)."""
-    from harness.tournament.rating import fit
+    log-strengths (to warm up a later fit with ``start``).
+
+    With ``shrink`` (bots with very different numbers of games: an adaptive schedule) the ratings
+    are the posterior's under the Gaussian prior the field's own spread calls for
+    (:func:`~harness.tournament.rating.shrunk`) in place of the virtual draws."""
+    from harness.tournament.rating import fit, shrunk
 
     rated = [login for login in index if login in rows]
     if not rated:
         return None
     anchored, anchored_weights = with_anchor(len(index), races, weights)
     theta, variance = fit(anchored, anchored_weights, len(index), start=start)
+    if shrink:
+        theta, variance, _precision = shrunk(races, weights, len(index), theta, variance)
     scale = 400 / math.log(10)
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
     for login in rated:
@@ -246,7 +252,8 @@ def standings(awards: Awards, entrants: Sequence[Entrant], records: Iterable[Gam
         for race, weight in zip(races, weights):
             folded[race] = folded.get(race, 0.0) + weight
     # The likelihood is a weighted sum over races, so equal races summed give the same fit.
-    rate(rows, index, list(folded), list(folded.values()), confidence)
+    # Ranked by rating (an adaptive schedule), bots played unequal games: the prior's estimates.
+    rate(rows, index, list(folded), list(folded.values()), confidence, shrink=by_rating)
     for a in absent:
         rows[a.login] = Row(a.login, reason=a.reason, absent=True)
 

@@ -180,3 +180,38 @@ def test_four_player_games_rank_score_rate_and_disqualify_without_special_cases(
     assert rows["d"].disqualified and rows["d"].reason == "timeout: bad"
     assert [rows[x].rank for x in "abc"] == [1, 2, 3] and rows["a"].points == 3
     assert rows["a"].rating > rows["b"].rating > rows["c"].rating > rows["d"].rating
+
+
+def test_ranked_by_rating_a_bot_with_one_lucky_game_is_pulled_toward_the_field() -> None:
+    # Ten bots in a chain, 36 games each (the stronger of a pair wins 3 of 4), and a newcomer that
+    # won its only game, against a bot in the middle. Its maximum-likelihood rating tops the
+    # field; an adaptive job (ranked by rating, under the field's prior) puts it behind bots
+    # whose records are long and clear, and moves those far less.
+    field = [f"b{i}" for i in range(10)]
+    records = [win(a, b) if k < 3 else win(b, a) for i, a in enumerate(field) for b in field[i + 1:] for k in range(4)]
+    records.append(win("new", "b5"))
+    entrants = [Entrant(login, f"{login}/player.py", Submission.of(login.encode())) for login in field + ["new"]]
+    plain = {r.login: r for r in standings(QUORIDOR_TIERS, entrants, records)}
+    prior = {r.login: r for r in standings(QUORIDOR_TIERS, entrants, records, by_rating=True)}
+    assert plain["new"].rating > plain["b0"].rating, "maximum likelihood: one win tops the field"
+    assert prior["new"].rating < prior["b2"].rating, "with the prior: behind three clear records"
+    assert prior["new"].rank is not None and prior["new"].rank > 3
+    shift = {login: plain[login].rating - prior[login].rating for login in ("new", "b0")}
+    assert shift["new"] > 100 and shift["new"] > 3 * abs(shift["b0"]), shift
+    assert [prior[b].rank for b in field] == sorted(prior[b].rank for b in field), "the field keeps its order"
+    for r in prior.values():
+        assert r.rating_low < r.rating < r.rating_high
+
+
+def test_ranked_by_score_the_ratings_stay_maximum_likelihood() -> None:
+    # A round robin's leaderboard is untouched by the adaptive standings' prior.
+    from harness.tournament.standings import fit_ratings, tally
+
+    logins = ["a", "b", "c", "d"]
+    records = [win("a", "b"), win("b", "c"), win("c", "d"), win("a", "c"), win("d", "a"), win("b", "d")] * 3
+    entrants = [Entrant(login, f"{login}/player.py", Submission.of(login.encode())) for login in logins]
+    rows = {r.login: r for r in standings(QUORIDOR_TIERS, entrants, records)}
+    plain = tally(entrants, records)
+    fit_ratings(plain, records)
+    for login in logins:
+        assert rows[login].rating == pytest.approx(plain[login].rating, abs=1e-9)
