@@ -13,10 +13,15 @@ For a cost ``lambda`` per game, backward induction over (games, wins) gives the 
 minimises expected wrong tiers + ``lambda`` x games; the table prints its tier accuracy and games
 (as a share of the double round robin's) for a few costs. A real schedule estimates the
 boundaries and the opponents' strengths from the games themselves, so it needs more games than
-this for the same accuracy; compare the double round robin's accuracy from ``bench_adaptive.py``
-on the same bots (93.2 % for 300 bots, sd 200, seeds 1-3).
+this for the same accuracy.
+
+With ``--seeds`` the same rule is also scored on ``bench_adaptive.py``'s own bots (its seeds'
+strengths, each student at its true distance from its nearest boundary), beside their double
+round robin's accuracy: the like-for-like yardstick for that bench's figures. The rule itself
+(its prior) is the same for every seed.
 
     python bench/bench_adaptive_bound.py --bots 300
+    python bench/bench_adaptive_bound.py --bots 300 --seeds 12 --costs 0.0008,0.0009,0.001
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
+from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -77,6 +84,70 @@ def optimum(table: list[tuple[np.ndarray, np.ndarray]], cost: float) -> tuple[fl
     return float(errors[0]), float(games[0])
 
 
+def rule(table: list[tuple[np.ndarray, np.ndarray]], cost: float) -> list[np.ndarray]:
+    """The optimal rule for ``cost``: for ``k`` games and each number of wins, whether to play on."""
+    play: list[np.ndarray] = []
+    value = None
+    for k in range(len(table) - 1, -1, -1):
+        above, win = table[k]
+        stop = np.minimum(above, 1 - above)
+        if value is None:
+            value, keep = stop, np.zeros(len(stop), dtype=bool)
+        else:
+            go_on = cost / 2 + win * value[1:] + (1 - win) * value[:-1]
+            keep = go_on < stop
+            value = np.where(keep, go_on, stop)
+        play.append(keep)
+    return play[::-1]
+
+
+def by_distance(table: list[tuple[np.ndarray, np.ndarray]], play: list[np.ndarray], distances: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """For a student at each (signed, Elo) distance from its boundary: the rule's chance to put it
+    on the wrong side, and its expected games (its own, each also a game of its opponent's)."""
+    errors, games = [], []
+    for d in distances:
+        win = 1 / (1 + math.exp(-d / ELO))
+        reach = np.array([1.0])  # the chance of each number of wins after k games, still playing
+        wrong = played = 0.0
+        for k, keep in enumerate(play[:-1]):
+            going = reach * keep
+            stopped = reach - going
+            above = table[k][0]
+            wrong += float(stopped @ np.where(above == 0.5, 0.5, (above < 0.5) if d > 0 else (above > 0.5)))
+            played += float(going.sum())
+            reach = np.zeros(k + 2)
+            reach[1:] += going * win
+            reach[:-1] += going * (1 - win)
+            if reach.sum() < 1e-7:
+                break
+        errors.append(wrong + 0.5 * float(reach.sum()))  # (out of games: a coin flip)
+        games.append(played)
+    return np.array(errors), np.array(games)
+
+
+def on_bench_bots(table: list[tuple[np.ndarray, np.ndarray]], cost: float, bots: int, spread: float,
+                  seeds: range) -> tuple[list[float], list[float], list[float]]:
+    """The rule's tier accuracy and games (share of the double round robin's) on the bots of
+    ``bench_adaptive.py``'s seeds, and that bench's round robin accuracy on them."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_adaptive import TIERS, world  # noqa: PLC0415 - the other bench, for its bots
+
+    grid = np.concatenate([-np.geomspace(400, 0.5, 40), np.geomspace(0.5, 400, 40)])
+    errors, games = by_distance(table, rule(table, cost), grid)
+    accuracy, shares, round_robin = [], [], []
+    for seed in seeds:
+        w = world(bots, seed, spread, TIERS["fractions"], rematches=1)
+        ordered = np.sort(w.strength)[::-1]
+        cuts = np.array([(ordered[k - 1] + ordered[k]) / 2 for k in (math.ceil(t * bots - 1e-9) for t in TOPS)])
+        distance = w.strength - cuts[np.argmin(np.abs(w.strength[:, None] - cuts[None, :]), axis=1)]
+        distance = np.clip(distance, grid[0], grid[-1])
+        accuracy.append(1 - float(np.interp(distance, grid, errors).mean()))
+        shares.append(float(np.interp(distance, grid, games).sum()) / 2 / (bots * (bots - 1)))
+        round_robin.append(float(np.mean(np.array(w.rr_tiers) == np.array(w.truth))))
+    return accuracy, shares, round_robin
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", type=int, default=300)
@@ -84,6 +155,7 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=6)
     ap.add_argument("--most", type=int, default=1200, help="most games of one student")
     ap.add_argument("--costs", default="0.0005,0.00075,0.001,0.0015,0.002")
+    ap.add_argument("--seeds", type=int, default=0, help="also score the rule on bench_adaptive.py's seeds 1..N")
     args = ap.parse_args()
     table = beliefs(prior(args.bots, args.worlds, args.spread, 1), args.most)
     drr = args.bots * (args.bots - 1)
@@ -91,6 +163,11 @@ def main() -> None:
         errors, games = optimum(table, cost)
         print(f"cost {cost:g}: tier accuracy {100 * (1 - errors):.1f} % with {100 * games * args.bots / drr:.1f} % "
               f"of the double round robin's games ({games * args.bots:.0f} of {drr})", flush=True)
+        if args.seeds:
+            accuracy, shares, round_robin = on_bench_bots(table, cost, args.bots, args.spread, range(1, args.seeds + 1))
+            print(f"  on bench_adaptive.py's bots, seeds 1-{args.seeds}: tier accuracy {100 * np.mean(accuracy):.1f} % "
+                  f"(seeds {min(accuracy) * 100:.1f}-{max(accuracy) * 100:.1f}) with {100 * np.mean(shares):.1f} % of "
+                  f"the games; their double round robin {100 * np.mean(round_robin):.1f} %", flush=True)
 
 
 if __name__ == "__main__":
