@@ -153,6 +153,31 @@ def test_the_games_go_to_the_students_near_a_boundary() -> None:
     assert max(far) <= 20, "a clear student stops after a few meetings"
 
 
+def test_only_unsettled_students_are_given_games() -> None:
+    # Once a student is settled it gets no meeting of its own: every game after the opening has
+    # a player still within noise of a boundary (the other may be a settled opponent).
+    strength = [1500 + 45 * (15 - i) for i in range(30)]
+    job, roll = sim_job(30, 900, (Tier(2.0, top=0.2), Tier(1.0, top=0.5)))
+    at = {e.login: i for i, e in enumerate(roll.entrants)}
+    rng = random.Random(3)
+    store: dict[str, GameRecord] = {}
+    checked = 0
+    for progress in Planner(job, roll).walk(lambda keys: {k: store[k] for k in keys if k in store}):
+        if progress.waves >= 1 and progress.pending:
+            for task in progress.pending:
+                assert any(e.login in progress.unsettled for e in task.entrants), task.key
+                checked += 1
+        for task in progress.pending:
+            a, b = (at[e.login] for e in task.entrants)
+            win = 0 if rng.random() < 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400)) else 1
+            store[task.key] = GameRecord(game="priemspel", settings=task.settings, seed=task.seed,
+                                         players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
+                                         winner=win, scores=(1.0 - win, float(win)), places=(1 + win, 2 - win))
+    assert checked > 100, "the planner went past the opening"
+    assert len(progress.unsettled) < 30, "some students settled"
+    assert progress.stopped in ("budget", "settled")
+
+
 def test_it_stops_when_the_budget_is_spent() -> None:
     strength = [1500.0] * 12  # equal bots: no tier ever settles
     job, roll = sim_job(12, 100, (Tier(1.0, top=0.25),))
