@@ -14,7 +14,9 @@ ranked students, so with at least one ranked student every tier reaches rank 1 a
 
 The rating is a Plackett-Luce fit (Bradley-Terry for two seats) on every game's finishing
 order, the gauntlet's opponent included, on the Elo scale with a 95 % interval; a bot without
-a rated game has no rating (``None``, shown empty).
+a rated game has no rating (``None``, shown empty). Ranked by rating (an adaptive schedule, where
+bots play very different numbers of games) the ratings are the posterior's under a Gaussian prior
+fitted to the field (:func:`~harness.tournament.rating.shrunk`); by score they are the plain fit.
 """
 
 from __future__ import annotations
