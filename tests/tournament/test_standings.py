@@ -188,7 +188,8 @@ def test_ranked_by_rating_a_bot_with_one_lucky_game_is_pulled_toward_the_field()
     # field; an adaptive job (ranked by rating, under the field's prior) puts it behind bots
     # whose records are long and clear, and moves those far less.
     field = [f"b{i}" for i in range(10)]
-    records = [win(a, b) if k < 3 else win(b, a) for i, a in enumerate(field) for b in field[i + 1:] for k in range(4)]
+    records = [win(a, b) if k < 3 else win(b, a)
+               for i, a in enumerate(field) for b in field[i + 1:] for k in range(4)]
     records.append(win("new", "b5"))
     entrants = [Entrant(login, f"{login}/player.py", Submission.of(login.encode())) for login in field + ["new"]]
     plain = {r.login: r for r in standings(QUORIDOR_TIERS, entrants, records)}
