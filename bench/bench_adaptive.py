@@ -141,6 +141,7 @@ def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...],
     fit_ratings(rows, records, confidence)
     mle_tiers = tiers_by([rows[e.login].rating or 0.0 for e in entrants], tiers)
     return {"mle_accuracy": float(np.mean(np.array(mle_tiers) == np.array(truth))),
+            "mle_far": int(np.sum(np.abs(np.array(mle_tiers) - np.array(truth)) >= 2)),
             "rr_fit_accuracy": rr_by_fit(w, tiers),"rr_accuracy": float(np.mean(np.array(rr_tiers) == np.array(truth))),
             "ad_accuracy": float(np.mean(np.array(ad_tiers) == np.array(truth))),
             "rr_far": int(np.sum(np.abs(np.array(rr_tiers) - np.array(truth)) >= 2)),
@@ -192,7 +193,7 @@ def main() -> None:
                   f"two tiers off {r['rr_far']} | adaptive {r['games']} games "
                   f"({100 * r['games'] / r['rr_games']:.1f} %), {r['waves']} waves, stopped: {r['stopped']}, "
                   f"accuracy {100 * r['ad_accuracy']:.1f} % (maximum likelihood {100 * r['mle_accuracy']:.1f} %), "
-                  f"two tiers off {r['ad_far']}, "
+                  f"two tiers off {r['ad_far']} (maximum likelihood {r['mle_far']}), "
                   f"planner {r['seconds']:.1f} s", flush=True)
     for budget in budgets:
         rs = results[budget]
