@@ -15,7 +15,6 @@ Frames are a 4-byte big-endian length followed by that many bytes of UTF-8 JSON.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import struct
@@ -34,8 +33,52 @@ HEADER = struct.Struct(">I")
 _os_write = os.write
 _os_read = os.read
 _isfinite = math.isfinite
-_detect_encoding = json.detect_encoding
-_encode_str = json.encoder.encode_basestring_ascii  # a str as a JSON string (ASCII, as the encoder)
+
+
+# ---- JSON, as the json module does it, without importing it ------------------------------
+# ``import json`` imports ``re`` (with enum, functools, collections): about 8 ms of every bot's
+# start. Its C accelerator ``_json`` does all the work of json.dumps and json.loads here (the
+# json module calls the very same functions), so the worker uses it alone; the json module is
+# the fallback where ``_json`` is missing or not as expected (another Python), and is imported
+# on an error path only, for the exact exception json would raise.
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _not_serializable(o: Any) -> Any:
+    """``JSONEncoder.default``: every value the wire sends is plain, so this is a bug or tampering."""
+    raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
+
+
+class _ScannerContext:
+    """What ``_json.make_scanner`` reads from a ``json.JSONDecoder(parse_constant=_no_constant)``."""
+
+    def __init__(self) -> None:
+        self.strict = True
+        self.object_hook = None
+        self.object_pairs_hook = None
+        self.parse_float = float
+        self.parse_int = int
+        self.parse_constant = _no_constant
+        self.memo: dict[Any, Any] = {}
+
+
+_WHITESPACE = " \t\n\r"  # json.decoder.WHITESPACE, without its regular expression
+try:
+    import _json
+
+    _scan = _json.make_scanner(_ScannerContext())  # a JSON value from a str at an index, and where it ends
+    _make_encoder = _json.make_encoder
+    _encode_str = _json.encode_basestring_ascii  # a str as a JSON string (ASCII, as the encoder)
+    _make_encoder({}, _not_serializable, _encode_str, None, ":", ",", False, False, False)  # its signature
+except (ImportError, AttributeError, TypeError):  # pragma: no cover - a Python without (this) _json
+    _json = None  # type: ignore[assignment]
+    import json
+
+    _scan = json.JSONDecoder(parse_constant=_no_constant).scan_once
+    _make_encoder = json.encoder.c_make_encoder
+    _encode_str = json.encoder.encode_basestring_ascii
 
 
 def _premade(separators: tuple[str, str]) -> Callable[[Any], str]:
@@ -44,16 +87,66 @@ def _premade(separators: tuple[str, str]) -> Callable[[Any], str]:
     For :func:`encode_value`'s output only: plain, acyclic (so no cycle check), at most
     ``MAX_DEPTH`` deep, finite floats. Where the C encoder is missing, the Python one.
     """
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - CPython always has it
+    if _make_encoder is None:  # pragma: no cover - CPython always has it
+        import json
+
         return json.JSONEncoder(separators=separators, allow_nan=False).encode
-    encoder = make(None, None, _encode_str, None, separators[1], separators[0], False, False, False)
+    encoder = _make_encoder(None, None, _encode_str, None, separators[1], separators[0], False, False, False)
     join = "".join
 
     def encode(value: Any) -> str:
         return join(encoder(value, 0))
 
     return encode
+
+
+def encode_json(value: Any) -> str:
+    """``value`` as ``json.JSONEncoder().encode`` writes it (a reply's envelope), by the same C encoder."""
+    if isinstance(value, str):
+        return _encode_str(value)
+    if _make_encoder is None:  # pragma: no cover - CPython always has it
+        import json
+
+        return json.JSONEncoder().encode(value)
+    # A new encoder each time, as JSONEncoder.encode makes one: its markers (cycle check) start empty.
+    return "".join(_make_encoder({}, _not_serializable, _encode_str, None, ": ", ", ", False, False, True)(value, 0))
+
+
+def _decode(text: str) -> Any:
+    """``json.JSONDecoder(parse_constant=_no_constant).decode(text)``, by the same C scanner."""
+    try:
+        value, end = _scan(text, _skip_whitespace(text, 0))
+    except StopIteration as exc:
+        raise _decode_error("Expecting value", text, exc.value) from None
+    end = _skip_whitespace(text, end)
+    if end != len(text):
+        raise _decode_error("Extra data", text, end)
+    return value
+
+
+def _skip_whitespace(text: str, at: int) -> int:
+    """Where the JSON whitespace from ``at`` on ends (``WHITESPACE.match(text, at).end()``)."""
+    if at < len(text) and text[at] in _WHITESPACE:  # rare: copy the rest only then
+        rest = text[at:]
+        return at + len(rest) - len(rest.lstrip(_WHITESPACE))
+    return at
+
+
+def _decode_error(message: str, text: str, at: int) -> ValueError:
+    from json import JSONDecodeError  # an error: the json module's own exception, as it raises it
+
+    return JSONDecodeError(message, text, at)
+
+
+def _text(data: bytes) -> str:
+    """The text of a frame, as ``json.loads`` finds it (``json.detect_encoding``)."""
+    # Only a BOM (ef, fe, ff) or a zero byte in the first two makes detect_encoding say anything
+    # but utf-8: look them up in the json module then, as it would.
+    if data[:1] not in (b"", b"\x00", b"\xef", b"\xfe", b"\xff") and data[1:2] != b"\x00":
+        return data.decode("utf-8", "surrogatepass")
+    from json import detect_encoding
+
+    return data.decode(detect_encoding(data), "surrogatepass")
 
 
 COMPACT = _premade((",", ":"))  # an answer in the bot's process
@@ -218,14 +311,6 @@ def loads(data: bytes, build_object: ObjectBuilder) -> Any:
     return decode_value(parse(data), build_object)
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
-_scan = _DECODER.scan_once  # the C scanner: a JSON value from a str at an index, and where it ends
-
-
 def parse(data: bytes) -> Any:
     """Plain JSON bytes (an envelope) to Python values; :class:`WireError` if malformed.
 
@@ -235,7 +320,9 @@ def parse(data: bytes) -> Any:
     """
     try:
         if type(data) is str:
-            return json.loads(data, parse_constant=_no_constant)  # its checks for text (a BOM)
+            if data.startswith("\ufeff"):  # json.loads's check for text
+                raise _decode_error("Unexpected UTF-8 BOM (decode using utf-8-sig)", data, 0)
+            return _decode(data)
         if data[:1] == b"{" and data[1:2] != b"\0":
             # What json.detect_encoding calls UTF-8 (no BOM, no zero among the first two bytes),
             # scanned without the decoder's Python layer; anything but one object filling the
@@ -247,8 +334,7 @@ def parse(data: bytes) -> Any:
                 value, end = None, -1
             if end == len(text):
                 return value
-        # As json.loads decodes bytes, with one decoder made once (not one per message).
-        return _DECODER.decode(data.decode(_detect_encoding(data), "surrogatepass"))
+        return _decode(_text(data))  # as json.loads decodes bytes
     except RecursionError:
         raise WireError("nested too deeply") from None
     except MemoryError:

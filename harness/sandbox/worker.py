@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import _frozen_importlib
 import _frozen_importlib_external
-import json
 import os
 import sys
 import threading
@@ -73,7 +72,7 @@ _wall_clock = time.perf_counter
 _exit = os._exit
 _current_frames = sys._current_frames
 _sleep = time.sleep
-_encode = _ENCODE = json.JSONEncoder().encode  # the reply's envelope (a bot may replace json.dumps)
+_encode = _ENCODE = wire.encode_json  # the reply's envelope, bound now (a bot may replace what it can reach)
 _float_repr = float.__repr__
 MAX_ANSWER_BYTES = 1 << 20
 IDLE = 0.05  # how often the worker's clock looks for a call in progress (s)
