@@ -39,7 +39,6 @@ import _thread
 import os
 import stat
 import sys
-import threading
 
 TYPE_CHECKING = False  # typing and collections.abc would cost milliseconds of every bot's start
 if TYPE_CHECKING:
@@ -431,7 +430,11 @@ class Guard:
 
         _thread.start_new_thread = start_new_thread  # type: ignore[assignment]
         _thread.start_new = start_new_thread  # type: ignore[attr-defined]
-        threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
+        # threading binds _thread.start_new_thread when it is imported: a bot's process imports
+        # it later (if ever) and gets this one; where it was imported before, it is told here.
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
 
 
 def _fd_path(fd: int) -> str:

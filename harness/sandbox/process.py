@@ -145,8 +145,9 @@ class BotProcess:
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
         self.turns = Turns(self._worker_pid, self.cgroup, self.bwrap, lambda sig: self._signal(sig, group=False))
         if sys.platform.startswith("linux"):
-            # The bot's thread and any it starts: the worker's main thread (tid = pid) only keeps its clock.
-            self.clock = OwnClock(WaitMeter(self._worker_pid, skip=frozenset({self._worker_pid})), self.turns)
+            # The bot's thread (the main one, tid = pid) and any it starts, not the worker's clock:
+            # its other thread now, before any bot code has run (procfs.clock_threads).
+            self.clock = OwnClock(WaitMeter(self._worker_pid, skip=procfs.clock_threads(self._worker_pid)), self.turns)
         self._ready = True
         return None
 

@@ -36,6 +36,15 @@ def tree(root: int) -> list[int]:
     return found
 
 
+def clock_threads(pid: int) -> frozenset[int]:
+    """The worker ``pid``'s threads other than its main one (the bot's): at its hello, before any
+    bot code has run, that is its clock thread alone (:mod:`harness.sandbox.worker`)."""
+    try:
+        return frozenset(int(t) for t in os.listdir(f"/proc/{pid}/task")) - {pid}
+    except (OSError, ValueError):
+        return frozenset()
+
+
 def is_stopped(pid: int | None) -> bool:
     if pid is None:
         return False
@@ -46,4 +55,4 @@ def is_stopped(pid: int | None) -> bool:
         return False
 
 
-__all__ = ["children", "is_stopped", "tree"]
+__all__ = ["children", "clock_threads", "is_stopped", "tree"]

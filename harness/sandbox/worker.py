@@ -21,13 +21,15 @@ object with a ``seq`` number that its reply echoes:
   trailing arguments the class may leave out; see :mod:`construct`).
 * ``{"op": "quit"}``: exit.
 
-Every piece of bot code runs on one thread (the bot thread), and so does everything that can
-run bot code indirectly: decoding the arguments into bot API objects (built with
-``object.__new__``, never the class's own ``__new__``), encoding the answer, printing an
-exception, reading attributes, dropping the bot's objects. The bot thread also reads each
-request and writes its reply, so a call wakes one thread once. The main thread is only the
-worker's clock (:meth:`Worker.watch`): it allocates nothing while it watches, and builds a
-reply only when a clock ran out. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
+Every piece of bot code runs on one thread (the bot thread: the process's main thread, as in
+a script the bot would run itself), and so does everything that can run bot code indirectly:
+decoding the arguments into bot API objects (built with ``object.__new__``, never the class's
+own ``__new__``), encoding the answer, printing an exception, reading attributes, dropping the
+bot's objects. The bot thread also reads each request and writes its reply, so a call wakes one
+thread once. The worker's clock (:meth:`Worker.watch`) is a second thread, started with
+``_thread`` (``threading`` would cost every start about 3 ms; a bot that imports it pays for
+it, and sees itself as the main thread, as it is): it allocates nothing while it watches, and
+builds a reply only when a clock ran out. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
 process and can subvert it; these rules give an honest bot's failures their clear verdicts.
 The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
@@ -37,9 +39,9 @@ from __future__ import annotations
 
 import _frozen_importlib
 import _frozen_importlib_external
+import _thread
 import os
 import sys
-import threading
 import time
 
 # The worker's folder holds its modules (harness.sandbox.botside); main() takes it off sys.path.
@@ -72,6 +74,8 @@ _wall_clock = time.perf_counter
 _exit = os._exit
 _current_frames = sys._current_frames
 _sleep = time.sleep
+_start_thread = _thread.start_new_thread  # before the guard wraps it (it only counts, unarmed)
+_threads = _thread._count  # threads besides the main thread, however they were started
 _encode = _ENCODE = wire.encode_json  # the reply's envelope, bound now (a bot may replace what it can reach)
 _float_repr = float.__repr__
 MAX_ANSWER_BYTES = 1 << 20
@@ -90,25 +94,22 @@ def _plain(text: Any, limit: int = 300) -> str:
 class BotThread:
     """The one thread that runs all of the bot's code, and serves the parent's requests itself.
 
-    It reads each request from the pipe, runs it and writes the reply: a call costs no hand-off
-    between threads (two wake-ups and two switches of the GIL, about 11 us a call; measured with
-    ``bench/bench_overhead.py``). The main thread is only the worker's clock
-    (:meth:`Worker.watch`): it looks at the call in progress now and then and never wakes this
-    thread. A call that runs out of time is not stopped from here (that would take a helper
-    thread, and every thread counts against the bot's cap): the parent kills the process.
+    It is the process's main thread. It reads each request from the pipe, runs it and writes the
+    reply: a call costs no hand-off between threads (two wake-ups and two switches of the GIL,
+    about 11 us a call; measured with ``bench/bench_overhead.py``). The worker's clock
+    (:meth:`Worker.watch`) is another thread: it looks at the call in progress now and then and
+    never wakes this one. A call that runs out of time is not stopped from here (that would take
+    a helper thread, and every thread counts against the bot's cap): the parent kills the process.
     """
 
     def __init__(self, serve: Callable[[], None]) -> None:
         self.serve = serve
         self.ident: int | None = None
         self.schedstat: int | None = None
-        self.thread = threading.Thread(target=self.loop, name="bot", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
 
     def loop(self) -> None:
-        self.ident = threading.get_ident()
+        """Serve the parent until it hangs up (on the main thread; the process ends here)."""
+        self.ident = _thread.get_ident()
         try:  # the kernel's count of the time this thread waited for a CPU (see waited)
             self.schedstat = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
         except (OSError, AttributeError):
@@ -157,7 +158,7 @@ class Worker:
         self.class_by_wire: dict[str, type] = {}
         self.reader = wire.FrameReader(req_fd)
         self.running: Running | None = None  # the call in progress (set and cleared by the bot thread)
-        self.claim = threading.Lock()  # held by whoever replies to the call in progress
+        self.claim = _thread.allocate_lock()  # held by whoever replies to the call in progress
         self.executor = BotThread(self.serve)
 
     # ---- protocol ------------------------------------------------------------------------
@@ -202,8 +203,15 @@ class Worker:
             message["seq"] = request.get("seq")
             self.reply(message)
 
+    def clock(self) -> None:
+        """The clock thread's body: :meth:`watch`, and the process ends if it ever fails."""
+        try:
+            self.watch()
+        except BaseException:  # noqa: BLE001 - a broken clock is a broken worker: done
+            _exit(1)
+
     def watch(self) -> None:
-        """The main thread: the worker's clock. Says which clock ran out, and where the bot was.
+        """The clock thread: the worker's clock. Says which clock ran out, and where the bot was.
 
         It looks at the call in progress every :data:`IDLE` seconds while there is none, then
         sleeps until the call could be over its limit. The wall clock counts the bot's own
@@ -238,7 +246,7 @@ class Worker:
         elapsed = _wall_clock() - call.wall0
         own = elapsed if elapsed < allowed else elapsed - (self.executor.waited() - call.waited0)
         # With threads of the bot's own, a refusal already recorded is still reported (as such).
-        if own >= allowed and (threading.active_count() <= 2 or self.guard.violation is not None):
+        if own >= allowed and (_threads() <= 1 or self.guard.violation is not None):
             return "wall"
         wait = max(allowed - own, 0.05)  # own time grows at most as fast as the wall clock
         if call.policy == "cpu":
@@ -412,12 +420,12 @@ class Worker:
         return self.run(call_job, request, what)
 
     def run(self, job: Callable[[], Reply], request: dict[str, Any], what: str) -> Reply:
-        """Run ``job`` here, on the bot thread, timed by the main thread; map every outcome to a reply."""
+        """Run ``job`` here, on the bot thread, timed by the clock thread; map every outcome to a reply."""
         limit = float(request["limit"])
         policy = request.get("policy", "wall")
         backstop = float(request.get("backstop", limit))
         # The record is read (and so reset) before the call and after it. A refusal since the last
-        # call (a thread of the bot's, code it slipped onto the main thread) is the bot's too:
+        # call (a thread of the bot's, code it slipped onto the clock thread) is the bot's too:
         # charged now, before any more of its code runs.
         violation = self.guard.take_violation()
         if violation is not None:
@@ -429,7 +437,7 @@ class Worker:
             outcome = {"ok": False, "verdict": "exception",
                        "reason": "the bot raised an exception that cannot be described"}
         del job  # the bot's objects die here, on this thread
-        with self.claim:  # waits for ever if the clock ran out and the main thread replied
+        with self.claim:  # waits for ever if the clock ran out and the clock thread replied
             self.running = None
         cpu = _cpu_clock() - call.cpu0
         violation = self.guard.take_violation()
@@ -595,8 +603,9 @@ def main() -> None:
     sys.dont_write_bytecode = True
     del sys.argv[1:]
     worker = Worker(req_fd, rep_fd, guard, stdlib)
-    worker.executor.start()
-    worker.watch()
+    # The clock first: the parent finds it among the process's threads when the hello comes.
+    _start_thread(worker.clock, ())
+    worker.executor.loop()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Each ``trust_*`` bot attacks the reply channel or the worker's own path from inside its process
 (a replaced ``json.dumps``, a raised cap of the worker, a forged frame, a hook on its bot API
-class, code on the worker's main thread). Each plays PriemSpel against the seed's basic
+class, code on the worker's clock thread). Each plays PriemSpel against the seed's basic
 strategy through real subprocesses, under bubblewrap where it works and in plain mode (a few
 also without cgroups). Both verdicts are pinned (the legal opponent is always ``ok``), and
 nothing of the bot survives.
@@ -84,7 +84,7 @@ CORPUS: dict[str, Case] = {
     "trust_nan_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned an answer that cannot be decoded \(NaN is not a number JSON allows\)$"),
     # the worker's own path
     "trust_new_hook": Case(V.OK, r"^$", not_in_stdout="hook ran"),  # objects are built with object.__new__
-    "trust_del_hook": Case(V.OK, r"^$", not_in_stdout="main thread"),  # the bot's objects die on its own thread
+    "trust_del_hook": Case(V.OK, r"^$", not_in_stdout="worker's thread"),  # the bot's objects die on its own thread
     # The two gc-callback bots are reported by the worker's clock thread, which must win the GIL
     # from a spinning bot thread for each of its steps: a loaded machine can stretch that to seconds.
     "trust_gc_read": Case(V.FORBIDDEN, r"^reading '/etc/hostname' \(outside the bot's own files\) is not allowed" + WHERE,

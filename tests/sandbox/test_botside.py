@@ -130,3 +130,42 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return False
+
+
+THREADS_BOT = b'''import sys
+BEFORE = sorted(m for m in ("json", "re", "threading", "enum", "functools", "collections") if m in sys.modules)
+import threading
+
+class Player:
+    def __init__(self, name):
+        pass
+
+    def zet(self, spel):
+        import asyncio
+
+        async def three():
+            return 3
+
+        seen = []
+        worker = threading.Thread(target=lambda: seen.append(threading.current_thread().name), name="helper")
+        worker.start()
+        worker.join()
+        return [BEFORE, threading.current_thread() is threading.main_thread(), threading.main_thread().name,
+                sorted(t.name for t in threading.enumerate()), seen, asyncio.run(three())]
+'''
+
+
+@pytest.mark.parametrize("isolation", ["auto", "plain"])
+def test_the_worker_starts_without_json_re_or_threading_and_the_bot_is_the_main_thread(isolation: str) -> None:
+    """The start imports none of them (the bot pays for what it imports itself); a bot that imports
+    ``threading`` finds itself its process's main thread, its own threads alone in ``enumerate``
+    (the worker's clock is a bare ``_thread``), and asyncio runs."""
+    from harness.sandbox import Limits
+
+    with BotProcess(GAME, THREADS_BOT, limits=Limits(isolation=isolation)) as b:
+        loaded = b.load()
+        assert loaded.ok, loaded.reason
+        assert b.call(Call("__init__", ("x",), "init")).ok
+        answer = b.call(Call("zet", (VIEW,), "move"))
+        assert answer.ok, answer.reason
+    assert answer.value == [[], True, "MainThread", ["MainThread"], ["helper"], 3]

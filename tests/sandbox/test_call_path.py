@@ -39,23 +39,23 @@ def _switches(pid: int, tid: int) -> int:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_call_is_served_by_the_bot_thread_alone() -> None:
-    """Quick calls never wake the worker's main thread (its clock): it wakes on its own timer only."""
+    """Quick calls never wake the worker's clock thread: it wakes on its own timer only."""
     with BotProcess(GAME, TRIVIAL) as bot:
         assert bot.load().ok and bot.call(Call("__init__", ("x",), "init")).ok
         pid = bot.worker_pid
         assert pid is not None
         tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
-        assert len(tids) == 2 and tids[0] == pid  # the main thread (the clock) and the bot's
-        bot_tid = tids[1]
-        main0, bot0, t0 = _switches(pid, pid), _switches(pid, bot_tid), time.monotonic()
+        assert len(tids) == 2 and tids[0] == pid  # the main thread (the bot's) and the clock's
+        clock_tid = tids[1]
+        clock0, bot0, t0 = _switches(pid, clock_tid), _switches(pid, pid), time.monotonic()
         calls = 2000
         for _ in range(calls):
             assert bot.call(Call("zet", (VIEW,), "move")).value == 2
-        main1, bot1, elapsed = _switches(pid, pid), _switches(pid, bot_tid), time.monotonic() - t0
+        clock1, bot1, elapsed = _switches(pid, clock_tid), _switches(pid, pid), time.monotonic() - t0
     assert bot1 - bot0 >= calls  # the bot thread slept and woke for each call
     # The clock looks every 50 ms (a loaded machine may add involuntary switches to each look):
     # a hand-off per call would be thousands.
-    assert main1 - main0 <= 10 + 3 * elapsed / 0.05, (main1 - main0, elapsed)
+    assert clock1 - clock0 <= 10 + 3 * elapsed / 0.05, (clock1 - clock0, elapsed)
 
 
 def test_frame_reader_reads_whole_frames_however_they_arrive(tmp_path) -> None:

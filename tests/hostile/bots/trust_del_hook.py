@@ -13,9 +13,12 @@ def step(spel):
     return 1
 
 
+OWN = []  # the bot's own thread, which runs its calls
+
+
 def finalizer(self):
-    if threading.current_thread() is threading.main_thread():
-        print("__del__ ran on the main thread", flush=True)
+    if threading.get_ident() != OWN[0]:
+        print("__del__ ran on the worker's thread", flush=True)
         try:
             open("/etc/hostname").read()
         except Exception:
@@ -25,6 +28,7 @@ def finalizer(self):
 class Player:
     def __init__(self, name):
         self.name = name
+        OWN.append(threading.get_ident())
 
     def zet(self, spel):
         priemspel.Spel.__del__ = finalizer

@@ -1,7 +1,7 @@
-"""A garbage-collector callback, run by whichever thread collects: on the main thread it reads a file.
+"""A garbage-collector callback, run by whichever thread collects: on the worker's clock thread it reads a file.
 
-The worker's main thread runs only the worker's clock and allocates when it reports a timeout,
-so the bot computes past its limit to make it collect there.
+The worker's clock thread (any thread but the bot's own: it starts none) allocates when it
+reports a timeout, so the bot computes past its limit to make it collect there.
 """
 import gc
 import threading
@@ -16,8 +16,11 @@ def step(spel):
     return 1
 
 
+OWN = []  # the bot's own thread, which runs its calls
+
+
 def callback(phase, info):
-    if threading.current_thread() is threading.main_thread():
+    if OWN and threading.get_ident() != OWN[0]:
         try:
             open("/etc/hostname").read()
         except Exception:
@@ -27,9 +30,10 @@ def callback(phase, info):
 class Player:
     def __init__(self, name):
         self.name = name
+        OWN.append(threading.get_ident())
         gc.callbacks.append(callback)
-        gc.set_threshold(1)  # collect at nearly every allocation: the worker's main thread allocates too
+        gc.set_threshold(1)  # collect at nearly every allocation: the worker's clock thread allocates too
 
     def zet(self, spel):
-        while True:  # past the limit, allocating nothing: only the worker's main thread collects
+        while True:  # past the limit, allocating nothing: only the worker's clock thread collects
             pass

@@ -1,7 +1,7 @@
-"""A garbage-collector callback that starts threads when it runs on the worker's main thread.
+"""A garbage-collector callback that starts threads when it runs on the worker's clock thread.
 
-The worker's main thread runs only the worker's clock and allocates when it reports a timeout,
-so the bot computes past its limit to make it collect there.
+The worker's clock thread (any thread but the bot's own: it starts none) allocates when it
+reports a timeout, so the bot computes past its limit to make it collect there.
 """
 import gc
 import threading
@@ -17,8 +17,11 @@ def step(spel):
     return 1
 
 
+OWN = []  # the bot's own thread, which runs its calls
+
+
 def callback(phase, info):
-    if phase == "stop" and threading.current_thread() is threading.main_thread():
+    if phase == "stop" and OWN and threading.get_ident() != OWN[0]:
         gc.callbacks.remove(callback)
         for _ in range(12):
             threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
@@ -27,9 +30,10 @@ def callback(phase, info):
 class Player:
     def __init__(self, name):
         self.name = name
+        OWN.append(threading.get_ident())
         gc.callbacks.append(callback)
         gc.set_threshold(1)
 
     def zet(self, spel):
-        while True:  # past the limit, allocating nothing: only the worker's main thread collects
+        while True:  # past the limit, allocating nothing: only the worker's clock thread collects
             pass

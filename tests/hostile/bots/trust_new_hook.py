@@ -15,7 +15,7 @@ def step(spel):
 
 
 def hook(cls, *args, **kwargs):
-    place = "main" if threading.current_thread() is threading.main_thread() else "bot"
+    place = "bot" if threading.current_thread() is threading.main_thread() else "worker's"
     print("__new__ hook ran on the", place, "thread", flush=True)
     try:
         open("/etc/hostname").read()
