@@ -3,7 +3,8 @@
 Started by :class:`harness.sandbox.process.BotProcess` as
 ``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig]`` (under bubblewrap where
 available), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
-the modules it imports are ``_harness_wire``, ``_harness_guard`` and ``_harness_construct``.
+the modules it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
+``_harness_botenv``.
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
@@ -54,10 +55,11 @@ if TYPE_CHECKING:
 
     Reply = dict[str, Any]
 if TYPE_CHECKING or __name__ != "__main__":  # imported by the harness itself (tests, tools)
-    from harness.sandbox import construct, wire
+    from harness.sandbox import botenv, construct, wire
     from harness.sandbox import guard as guard_module
 else:  # a bot's process
     sys.path.insert(0, _HERE)
+    import _harness_botenv as botenv
     import _harness_construct as construct
     import _harness_guard as guard_module
     import _harness_wire as wire
@@ -290,19 +292,18 @@ class Worker:
 
     # ---- operations ----------------------------------------------------------------------
     def load(self, request: dict[str, Any]) -> Reply:
-        import random  # here: a bot's first answer waits for it anyway, its hello does not
-
         self.player_path = os.path.abspath(request["path"])
         self.code_dir = os.path.abspath(request.get("code") or os.path.dirname(self.player_path))
-        _copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
-        applied = _apply_rlimits(request.get("rlimits", {}))
+        botenv.copy_files(self.code_dir, request["work"])  # the bot finds its own files where it runs, too
+        applied = botenv.apply_rlimits(request.get("rlimits", {}))
         sys.path[:] = [*request["sys_path"], *self.stdlib]
         for name, (module_name, class_name) in request["wire"].items():
             __import__(module_name)  # no bot code has run yet: the real __import__
             cls = getattr(sys.modules[module_name], class_name)
             self.wire_by_class[cls] = name
             self.class_by_wire[name] = cls
-        random.seed(request["seed"])
+        # Before the guard's own finder goes first: a refused import is refused before this one looks.
+        sys.meta_path.insert(0, botenv.SeededRandom(request["seed"], self.stdlib))
         libraries = list(request.get("libraries", []))
         self.guard.arm(player_path=self.player_path,
                        read_roots=[*request["sys_path"], *self.stdlib, *libraries, request["work"]],
@@ -540,60 +541,10 @@ def _short(exc: BaseException) -> str:
         return "<unprintable>"
 
 
-def _copy_files(code_dir: str, work_dir: str) -> None:
-    """Copy the submission's files into the working directory (before any bot code runs)."""
-    for name in os.listdir(code_dir):
-        src = os.path.join(code_dir, name)
-        if os.path.isfile(src):
-            with open(src, "rb") as f, open(os.path.join(work_dir, name), "wb") as g:
-                g.write(f.read())
-
-
-def _apply_rlimits(limits: dict[str, int]) -> list[str]:
-    """Set soft = hard limits for this process (and anything it starts); the names that took."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return []
-    applied = []
-    for name, value in limits.items():
-        which = getattr(resource, f"RLIMIT_{name}", None)
-        if which is None:
-            continue
-        try:
-            hard = resource.getrlimit(which)[1]
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(which, (value, value))
-            applied.append(name)
-        except (OSError, ValueError):
-            pass  # e.g. macOS refuses RLIMIT_AS: the memory cap is then not enforced
-    return applied
-
-
-def _die_with_parent() -> None:
-    """Linux: be killed when the process that started us (the harness) dies, even by ``kill -9``.
-
-    Plain mode only: under bubblewrap the worker's parent is its PID namespace's init, which
-    ``--die-with-parent`` ties to the harness, and the kernel kills every process of a PID
-    namespace whose init dies (``ctypes`` would cost every start milliseconds for nothing).
-    """
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
-
-    parent = os.getppid()
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        _exit(0)
-
-
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     if sys.argv[3:] == ["pdeathsig"]:
-        _die_with_parent()  # before the guard: it refuses ctypes once armed
+        botenv.die_with_parent()  # before the guard: it refuses ctypes once armed
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
     # The bot sees the standard library only (plus its own folders, added at load): not the

@@ -169,3 +169,34 @@ def test_the_worker_starts_without_json_re_or_threading_and_the_bot_is_the_main_
         answer = b.call(Call("zet", (VIEW,), "move"))
         assert answer.ok, answer.reason
     assert answer.value == [[], True, "MainThread", ["MainThread"], ["helper"], 3]
+
+
+RANDOM_BOT = b'''import sys
+BEFORE = "random" in sys.modules
+import random, tempfile
+
+class Player:
+    def __init__(self, name):
+        self.first = random.random()
+
+    def zet(self, spel):
+        return [BEFORE, self.first, random.__file__.endswith("/random.py"), type(random.__loader__).__name__,
+                any(type(f).__name__ == "SeededRandom" for f in sys.meta_path)]
+'''
+
+
+def test_random_is_seeded_from_the_game_s_seed_at_its_first_import_and_only_then() -> None:
+    """The worker imports ``random`` only when something does (a start need not pay for it), and
+    seeds it from the game's seed before the importer sees it, as it did when it imported it itself."""
+    import random
+
+    values = []
+    for seed in (5, 5, 6):
+        with BotProcess(GAME, RANDOM_BOT, seed=seed) as b:
+            assert b.load().ok and b.call(Call("__init__", ("x",), "init")).ok
+            answer = b.call(Call("zet", (VIEW,), "move"))
+            assert answer.ok, answer.reason
+            before, first, stdlib, loader, finder = answer.value
+            assert (before, stdlib, loader, finder) == (False, True, "SourceFileLoader", False)
+            values.append(first)
+    assert values[0] == values[1] == random.Random(5).random() != values[2] == random.Random(6).random()

@@ -1,0 +1,117 @@
+"""The bot's process made ready for the bot, before any of its code runs (imported by the worker).
+
+Imported by the worker as ``_harness_botenv`` (standard library only, and no more of it than a
+start needs): the bot's files copied where it runs (:func:`copy_files`), its resource limits
+(:func:`apply_rlimits`), its death with the harness in plain mode (:func:`die_with_parent`) and
+its ``random`` seeded from the game's seed (:class:`SeededRandom`).
+"""
+
+from __future__ import annotations
+
+import _frozen_importlib_external
+import os
+import sys
+
+TYPE_CHECKING = False  # typing would cost milliseconds of every bot's start
+if TYPE_CHECKING:
+    from typing import Any
+
+# Bound now, before any bot code runs (see the worker).
+_exit = os._exit
+_PathFinder = _frozen_importlib_external.PathFinder
+
+
+class SeededRandom:
+    """A meta path finder: the standard library's ``random``, seeded from the game's seed, the
+    first time anything imports it.
+
+    Importing ``random`` for every bot would cost each start about 1.5 ms (``warnings``,
+    ``bisect``, ``_sha512`` ...) that a bot which never uses it does not need. Whoever imports
+    it first (the bot, a library) gets it seeded before the import returns, so no bot code sees
+    it unseeded, exactly as if the worker had imported and seeded it before the bot's module.
+    It is found in the standard library only (a ``random.py`` of the bot's is not the module
+    the worker seeds, as before), and the module keeps the usual loader: this finder leaves
+    ``sys.meta_path`` at the first import and no trace on the module.
+    """
+
+    def __init__(self, seed: Any, stdlib: list[str]) -> None:
+        self.seed = seed
+        self.stdlib = list(stdlib)
+        self.loader: Any = None
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "random":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:  # pragma: no cover - two threads raced for the first import
+            return None
+        spec = _PathFinder.find_spec(name, self.stdlib)
+        if spec is None or spec.loader is None:  # pragma: no cover - a Python without random
+            return None
+        self.loader, spec.loader = spec.loader, self
+        return spec
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader  # the module as a plain import leaves it
+        self.loader.exec_module(module)
+        module.seed(self.seed)
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+def copy_files(code_dir: str, work_dir: str) -> None:
+    """Copy the submission's files into the working directory (before any bot code runs)."""
+    for name in os.listdir(code_dir):
+        src = os.path.join(code_dir, name)
+        if os.path.isfile(src):
+            with open(src, "rb") as f, open(os.path.join(work_dir, name), "wb") as g:
+                g.write(f.read())
+
+
+def apply_rlimits(limits: dict[str, int]) -> list[str]:
+    """Set soft = hard limits for this process (and anything it starts); the names that took."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return []
+    applied = []
+    for name, value in limits.items():
+        which = getattr(resource, f"RLIMIT_{name}", None)
+        if which is None:
+            continue
+        try:
+            hard = resource.getrlimit(which)[1]
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (value, value))
+            applied.append(name)
+        except (OSError, ValueError):
+            pass  # e.g. macOS refuses RLIMIT_AS: the memory cap is then not enforced
+    return applied
+
+
+def die_with_parent() -> None:
+    """Linux: be killed when the process that started us (the harness) dies, even by ``kill -9``.
+
+    Plain mode only: under bubblewrap the worker's parent is its PID namespace's init, which
+    ``--die-with-parent`` ties to the harness, and the kernel kills every process of a PID
+    namespace whose init dies (``ctypes`` would cost every start milliseconds for nothing).
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # 1 = PR_SET_PDEATHSIG, 9 = SIGKILL
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        _exit(0)
+
+
+__all__ = ["SeededRandom", "apply_rlimits", "copy_files", "die_with_parent"]
