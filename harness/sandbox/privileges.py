@@ -85,8 +85,8 @@ def share_with(uid: int, root: Path, code: Path, work: Path) -> None:
     """
     os.chmod(root, 0o711)
     os.chmod(code, 0o755)
-    for entry in code.iterdir():
-        os.chmod(entry, 0o644)  # regular files the harness wrote itself
+    for entry in code.iterdir():  # regular files the harness wrote itself, and their __pycache__
+        os.chmod(entry, 0o755 if entry.is_dir() else 0o644)
     os.chown(work, uid, uid)
     os.chmod(work, 0o700)
 

@@ -67,6 +67,7 @@ class BotProcess:
         self.package_roots: list[Path] = []  # real paths of the packages the bot may import
         self.proc: subprocess.Popen[bytes] | None = None
         self.root: Path | None = None
+        self.botapi: Path | None = None  # the game's bot API, compiled (botside.botapi), once started
         self.cgroup: BotCgroup | None = None
         self.stdout = CapturedOutput()
         self.stderr = CapturedOutput()
@@ -159,7 +160,7 @@ class BotProcess:
         if not self._ready and self._handshake() is not None:
             assert self.dead is not None
             return self.dead
-        botapi = [str(self.game.botapi_dir)] if self.game.botapi_dir else []
+        botapi = [str(self.botapi)] if self.botapi is not None else []
         assert self.root is not None
         lim = self.limits
         extra = [str(self.root / "packages")] if self.package_roots else []

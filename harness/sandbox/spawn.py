@@ -9,6 +9,7 @@ life (hello, calls, turns, kill) is :class:`harness.sandbox.process.BotProcess`'
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -47,11 +48,17 @@ def spawn(bot: BotProcess) -> None:
     work.mkdir()
     for name, data in bot.submission.files.items():
         (code / name).write_bytes(data)
+        pyc = botside.bytecode(data) if name.endswith(".py") else None
+        if pyc is not None:  # the bot's interpreter then compiles nothing of its own
+            cached = Path(importlib.util.cache_from_source(str(code / name)))
+            cached.parent.mkdir(exist_ok=True)
+            cached.write_bytes(pyc)
     wanted = {*bot.game.packages, *bot.limits.packages}
     if wanted:  # resolved once per process; a job's packages were checked when it was read
         bot.package_roots = packages.link_folder(bot.root / "packages", packages.resolve_all(wanted))
     bot.bwrap = use_bwrap(bot.limits.isolation)
     lib = botside.folder()
+    bot.botapi = botside.botapi(bot.game.botapi_dir) if bot.game.botapi_dir is not None else None
     extra = (BWRAP_TASKS if bot.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
     tasks = bot.limits.max_tasks + extra
     memory = bot.limits.memory_bytes + (bot.limits.work_bytes if bot.bwrap else 0) + (64 << 20)
@@ -89,7 +96,7 @@ def bwrap_options(bot: BotProcess, lib: Path, wanted: set[str], uid: int | None)
     assert bot.root is not None
     support = bubblewrap.support()
     return bubblewrap.bwrap_options(userns=support.userns, code_dir=bot.root / "code",
-                                    work_dir=bot.root / "work", botapi_dir=bot.game.botapi_dir,
+                                    work_dir=bot.root / "work", botapi_dir=None,  # bot.botapi is in lib
                                     lib_dir=lib, work_bytes=bot.limits.work_bytes,
                                     package_dir=bot.root / "packages" if wanted else None,
                                     package_roots=tuple(bot.package_roots),

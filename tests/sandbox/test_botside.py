@@ -200,3 +200,65 @@ def test_random_is_seeded_from_the_game_s_seed_at_its_first_import_and_only_then
             assert (before, stdlib, loader, finder) == (False, True, "SourceFileLoader", False)
             values.append(first)
     assert values[0] == values[1] == random.Random(5).random() != values[2] == random.Random(6).random()
+
+
+PYC_BOT = b'''import importlib.util, sys
+import priemspel
+
+def header(path):
+    with open(importlib.util.cache_from_source(path), "rb") as f:
+        data = f.read(16)
+    with open(path, "rb") as f:
+        source = f.read()
+    return [int.from_bytes(data[4:8], "little"), data[8:16] == importlib.util.source_hash(source)]
+
+class Player:
+    def __init__(self, name):
+        pass
+
+    def zet(self, spel):
+        return [header(__file__), header(priemspel.__file__), priemspel.__file__]
+'''
+
+
+def test_the_bot_s_module_and_its_bot_api_come_with_checked_bytecode() -> None:
+    """Neither player.py nor the game's bot API is compiled in the bot's process: both have a
+    checked-hash pyc beside them (the bot API's in the read-only folder of bot-side files)."""
+    with BotProcess(GAME, PYC_BOT) as b:
+        assert b.load().ok and b.call(Call("__init__", ("x",), "init")).ok
+        answer = b.call(Call("zet", (VIEW,), "move"))
+        assert answer.ok, answer.reason
+        lib = botside.folder()
+    own, api, api_file = answer.value
+    assert own == [CHECKED_HASH, True] and api == [CHECKED_HASH, True]
+    assert Path(api_file).is_relative_to(lib / "botapi")
+    assert Path(api_file).read_bytes() == (GAME.botapi_dir / "priemspel.py").read_bytes()
+
+
+def test_a_module_whose_compilation_warns_is_compiled_by_the_bot_and_the_warning_is_the_bot_s() -> None:
+    source = (b"class Player:\n    def __init__(self, name):\n        pass\n"
+              b"    def zet(self, spel):\n        return 2 if spel is 1 else 2\n")
+    assert botside.bytecode(source) is None and botside.bytecode(b"x = (") is None
+    assert botside.bytecode(TRIVIAL_SOURCE)[:4] == __import__("importlib.util").util.MAGIC_NUMBER
+    with BotProcess(GAME, source) as b:
+        assert b.load().ok and b.call(Call("__init__", ("x",), "init")).ok
+        assert b.call(Call("zet", (VIEW,), "move")).value == 2
+        assert not (b.root / "code" / "__pycache__").exists()
+    assert "SyntaxWarning" in b.stderr.text() and "player.py" in b.stderr.text()
+
+
+TRIVIAL_SOURCE = b"class Player:\n    def __init__(self, name):\n        pass\n    def zet(self, spel):\n        return 2\n"
+
+
+def test_a_changed_bot_api_gets_a_new_copy(tmp_path: Path) -> None:
+    api = tmp_path / "game" / "botapi"
+    api.mkdir(parents=True)
+    (api / "thing.py").write_text("X = 1\n")
+    first = botside.botapi(api)
+    assert first == botside.botapi(api) and (first / "thing.py").read_text() == "X = 1\n"
+    [pyc] = (first / "__pycache__").glob("thing.*.pyc")
+    assert _flags(pyc) == CHECKED_HASH and not os.stat(first / "thing.py").st_mode & 0o222
+    (api / "thing.py").write_text("X = 22\n")
+    second = botside.botapi(api)
+    assert second != first and (second / "thing.py").read_text() == "X = 22\n"
+    assert first.is_dir()  # a bot started before the change may still be importing from it
