@@ -176,6 +176,7 @@ class BotCgroup:
     _freeze_fd: int | None = None  # freezer.state (v1) or cgroup.freeze (v2)
     _tasks_fd: int | None = None  # pids.current
     frozen: bool = False
+    limits: tuple[int, int | None] | None = None  # the caps last set (max_tasks, memory_bytes)
 
     @classmethod
     def create(cls, max_tasks: int, memory_bytes: int | None) -> BotCgroup | None:
@@ -229,6 +230,7 @@ class BotCgroup:
                     (self.dirs["memory"] / "memory.swap.max").write_text("0")
                 except OSError:
                     pass
+        self.limits = (max_tasks, memory_bytes)
 
     def _open_fds(self) -> None:
         cpu_file = None

@@ -5,7 +5,8 @@ Moving a process into a cgroup v1 hierarchy waits for an RCU grace period (the k
 1 us for a move right after it. Done when a bot starts, that wait is most of the start.
 
 So a background thread makes :class:`Launcher`\\ s ahead, a few per kind of sandbox: a fresh
-cgroup (:class:`~harness.sandbox.cgroup.BotCgroup`, capped at one task until it is claimed) and
+cgroup (:class:`~harness.sandbox.cgroup.BotCgroup`, capped at one task until it is claimed, or
+already at the caps the last bot of its kind claimed: writing them costs a start about 1 ms) and
 ``bwrap --args FD ... python -I -S -B worker.pyc REQ REP`` started in it. bubblewrap reads its
 options from that pipe before it does anything else, so the launcher sits blocked in one
 ``read``, alone in its cgroup, having made no namespace, mount or child yet. A bot's start
@@ -81,10 +82,14 @@ class Launcher:
         self.cgroup.remove()
 
 
-def make(kind: Kind, uid: int | None) -> Launcher | None:
-    """Start one launcher of ``kind`` in a new cgroup (this waits for the kernel's move), or None."""
+def make(kind: Kind, uid: int | None, caps: tuple[int, int | None] = (1, None)) -> Launcher | None:
+    """Start one launcher of ``kind`` in a new cgroup with ``caps`` (tasks, memory), or None.
+
+    This waits for the kernel's move into the cgroup. The caps are the bot's, set again at the
+    claim if they differ: a launcher is bubblewrap blocked in one ``read`` until then.
+    """
     bwrap, setpriv, python, script = kind
-    group = BotCgroup.create(1, None)
+    group = BotCgroup.create(*caps) or (BotCgroup.create(1, None) if caps != (1, None) else None)
     if group is None:
         return None
     args_r, args_w = os.pipe()
@@ -121,14 +126,17 @@ class _Pool:
         self.owner = os.getpid()
         self.ready: dict[Kind, list[Launcher]] = {}
         self.wanted: dict[Kind, int] = {}  # how many of each kind to keep ready
+        self.caps: dict[Kind, tuple[int, int | None]] = {}  # each kind's last claimed caps
         self.cond = threading.Condition()
         self.thread: threading.Thread | None = None
         self.closed = False
         self.making = False  # a launcher is being made (outside the lock)
 
-    def take(self, kind: Kind, pick_uid: Callable[[], int]) -> Launcher | None:
+    def take(self, kind: Kind, pick_uid: Callable[[], int], caps: tuple[int, int | None] | None = None) -> Launcher | None:
         with self.cond:
             self.wanted[kind] = AHEAD
+            if caps is not None:
+                self.caps[kind] = caps
             ready = self.ready.get(kind)
             launcher = ready.pop(0) if ready else None
             if self.thread is None and not self.closed:
@@ -153,9 +161,10 @@ class _Pool:
                     return
                 kind = self._next()
                 self.making = True
-            assert kind is not None
+                assert kind is not None
+                caps = self.caps.get(kind, (1, None))
             uid = pick_uid() if kind[1] is not None else None
-            launcher = make(kind, uid)
+            launcher = make(kind, uid, caps)
             with self.cond:
                 self.making = False
                 self.cond.notify_all()
@@ -193,23 +202,25 @@ def _current() -> _Pool:
         return _pool
 
 
-def take(kind: Kind, pick_uid: Callable[[], int]) -> Launcher | None:
+def take(kind: Kind, pick_uid: Callable[[], int], caps: tuple[int, int | None] | None = None) -> Launcher | None:
     """A ready launcher of ``kind``, or None (then one is being made for the next start).
 
-    ``pick_uid`` picks the uid of a launcher that drops the bot (``privileges.pick_uid``).
+    ``pick_uid`` picks the uid of a launcher that drops the bot (``privileges.pick_uid``);
+    ``caps`` (tasks, memory) are the caps the next launchers of ``kind`` are made with.
     """
-    return _current().take(kind, pick_uid)
+    return _current().take(kind, pick_uid, caps)
 
 
 def claim(kind: Kind, pick_uid: Callable[[], int], max_tasks: int, memory_bytes: int | None,
           options: Callable[[int | None], list[str]]) -> Launcher | None:
     """A ready launcher of ``kind``, given its bot's caps and its options (``options(uid)``): it
     runs from here. None if none was ready or it failed (the caller starts bubblewrap itself)."""
-    ready = take(kind, pick_uid)
+    ready = take(kind, pick_uid, (max_tasks, memory_bytes))
     if ready is None:
         return None
     try:
-        ready.cgroup.set_limits(max_tasks, memory_bytes)
+        if ready.cgroup.limits != (max_tasks, memory_bytes):  # made before a bot of other caps
+            ready.cgroup.set_limits(max_tasks, memory_bytes)
         ready.launch(options(ready.uid))
     except OSError:
         ready.discard()

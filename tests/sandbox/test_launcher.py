@@ -156,3 +156,27 @@ def test_a_forked_child_owns_none_of_its_parent_s_launchers(warm: None) -> None:
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert all(os.fstat(fd) for fd in fds)  # the parent's own ends stay open
+
+
+def test_launchers_made_after_a_claim_already_have_its_caps(warm: None) -> None:
+    """The caps are written ahead, off the start's path; a bot of other caps still gets its own."""
+    limits = Limits(max_tasks=5, memory_bytes=200 << 20)
+    tasks, memory = 5 + BWRAP_TASKS + 1, (200 << 20) + limits.work_bytes + (64 << 20)
+    launcher.drain()
+    with BotProcess(GAME, TRIVIAL, limits=limits) as b:  # asks for launchers of these caps
+        assert b.load().ok
+    _wait_ready()
+    ready = launcher.idle()[0]
+    assert ready.cgroup.limits == (tasks, memory)
+    assert int((ready.cgroup.dirs["pids"] / "pids.max").read_text()) == tasks
+    assert int((ready.cgroup.dirs["memory"] / "memory.limit_in_bytes").read_text()) == memory
+    with BotProcess(GAME, TRIVIAL, limits=limits) as b:
+        assert b.load().ok and b._enrolled and b.cgroup is not None
+        assert int((b.cgroup.dirs["pids"] / "pids.max").read_text()) == tasks
+    _wait_ready()
+    other = Limits(max_tasks=3, memory_bytes=100 << 20)
+    with BotProcess(GAME, TRIVIAL, limits=other) as b:
+        assert b.load().ok and b._enrolled and b.cgroup is not None
+        assert int((b.cgroup.dirs["pids"] / "pids.max").read_text()) == 3 + BWRAP_TASKS + 1
+        assert int((b.cgroup.dirs["memory"] / "memory.limit_in_bytes").read_text()) == \
+            (100 << 20) + other.work_bytes + (64 << 20)
