@@ -68,6 +68,7 @@ def support() -> BwrapSupport:
     return _SUPPORT
 
 
+@functools.cache  # fixed for the life of the process (a realpath costs every start ~0.1 ms)
 def python_executable() -> str:
     """The interpreter the bot runs: the real file behind ``sys.executable`` (not a venv link)."""
     return os.path.realpath(sys.executable)
@@ -130,6 +131,47 @@ def _site_dirs() -> tuple[str, ...]:
     return tuple(sorted(p for p in found if os.path.isdir(p)))
 
 
+def _reach(dest: str, made: set[str]) -> list[str]:
+    """Options making the folders above ``dest`` not yet in ``made`` (then in it) world-searchable."""
+    # Folders bwrap makes for a bind are root's, mode 0700: a dropped uid could not pass them.
+    out = []
+    for folder in reversed(Path(dest).parents):
+        if str(folder) not in made:
+            made.add(str(folder))
+            out += ["--perms", "0755", "--dir", str(folder)]
+    return out
+
+
+@functools.cache  # fixed for the life of the process: every bot's start would pay ~0.2 ms
+def _system_options(userns: bool, drop: bool) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The options every bot's bubblewrap has (namespaces, the system's folders, the interpreter,
+    the package folders hidden), and the folders they made (see :func:`_reach`)."""
+    argv: list[str] = []
+    if userns:
+        argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
+    argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+             "--hostname", "sandbox", "--die-with-parent"]
+    if not drop:
+        argv += ["--cap-drop", "ALL"]  # with a drop, setpriv clears every capability itself
+    made: set[str] = {"/"}
+    argv += ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            argv += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            argv += ["--ro-bind", top, top]
+    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
+        argv += ["--ro-bind-try", etc, etc]
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
+                os.path.dirname(os.path.dirname(python_executable()))}
+    for prefix in sorted(prefixes):
+        if not prefix.startswith("/usr/") and prefix != "/usr":
+            argv += [*(_reach(prefix, made) if drop else []), "--ro-bind", prefix, prefix]
+    for site in _site_dirs():  # an empty folder over every package folder (made read-only below)
+        argv += ["--tmpfs", site]
+    return tuple(argv), frozenset(made)
+
+
 def command(exe: str, *, drop: tuple[str, int] | None = None, **options: Any) -> list[str]:
     """The ``bwrap`` command line (up to, not including, the command) for one bot: ``exe``, its
     :func:`options`, and with a ``drop`` the ``setpriv`` command that drops the bot's uid."""
@@ -150,40 +192,13 @@ def bwrap_options(*, userns: bool, code_dir: Path | None, work_dir: Path | None,
     so the uid reaches what is bound, and its working folder is a sticky world-writable tmpfs).
     """
     argv = [] if env is None else ["--clearenv", *(x for item in env.items() for x in ("--setenv", *item))]
-    if userns:
-        argv += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY), "--disable-userns"]
-    argv += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-             "--hostname", "sandbox", "--die-with-parent"]
-    if drop is None:
-        argv += ["--cap-drop", "ALL"]  # with a drop, setpriv clears every capability itself
-    made: set[str] = {"/"}
+    fixed, made_before = _system_options(userns, drop is not None)
+    argv += fixed
+    made = set(made_before)
 
     def reach(dest: str) -> list[str]:
-        # Folders bwrap makes for a bind are root's, mode 0700: a dropped uid could not pass them.
-        if drop is None:
-            return []
-        out = []
-        for folder in reversed(Path(dest).parents):
-            if str(folder) not in made:
-                made.add(str(folder))
-                out += ["--perms", "0755", "--dir", str(folder)]
-        return out
-    argv += ["--ro-bind", "/usr", "/usr"]
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
-        if os.path.islink(top):
-            argv += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            argv += ["--ro-bind", top, top]
-    for etc in ("/etc/ld.so.cache", "/etc/localtime"):
-        argv += ["--ro-bind-try", etc, etc]
-    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-                os.path.dirname(os.path.dirname(python_executable()))}
-    for prefix in sorted(prefixes):
-        if not prefix.startswith("/usr/") and prefix != "/usr":
-            argv += [*reach(prefix), "--ro-bind", prefix, prefix]
+        return _reach(dest, made) if drop is not None else []
     sites = _site_dirs()
-    for site in sites:  # an empty folder over every package folder (made read-only below)
-        argv += ["--tmpfs", site]
     if lib_dir is not None:
         argv += [*reach(str(lib_dir)), "--ro-bind", str(lib_dir), str(lib_dir)]
     for f in package_roots:

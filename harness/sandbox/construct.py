@@ -13,17 +13,17 @@ Imported by the worker as ``_harness_construct`` (no harness imports, standard l
 
 from __future__ import annotations
 
-import types
-
 TYPE_CHECKING = False  # typing would cost milliseconds of every bot's start
 if TYPE_CHECKING:
+    from types import FunctionType
     from typing import Any
 
 _VARARGS = 0x04  # CO_VARARGS
 _VARKEYWORDS = 0x08  # CO_VARKEYWORDS
+_FUNCTION = type(lambda: None)  # types.FunctionType, without importing types into every bot's start
 
 
-def _init_function(cls: type) -> types.FunctionType | None:
+def _init_function(cls: type) -> FunctionType | None:
     """The plain Python ``__init__`` that ``cls(...)`` binds, or ``None`` if that is not knowable.
 
     Not knowable: a metaclass with its own ``__call__``, a ``__new__`` of the bot's own, or an
@@ -39,7 +39,7 @@ def _init_function(cls: type) -> types.FunctionType | None:
             return None
     else:  # pragma: no cover - object defines __init__
         return None
-    return found if isinstance(found, types.FunctionType) else None
+    return found if isinstance(found, _FUNCTION) else None
 
 
 def fits(cls: type, count: int) -> bool | None:
