@@ -15,7 +15,9 @@ start to close: the harness process (all its threads, the launchers made ahead) 
 process it started, read from a cpuacct cgroup the measuring process runs in, plus the bot's
 own cgroup (where its tree moves) read before the close. Without a writable cpuacct hierarchy
 it is the harness process and its reaped children only (bubblewrap's, not the worker's). The floors,
-in the same run: ``python -I -S -c pass`` bare, and under ``bwrap --ro-bind / /``.
+in the same run: ``python -I -S -c pass`` bare, under ``bwrap --ro-bind / /``, and under a bot's
+own bubblewrap (its options, mounts and namespaces, and ``setpriv`` where the harness drops bots
+to their own uid): what a start costs before the worker runs a line.
 
 Each ``--repo`` (default: this checkout) runs in a process of its own, and the rounds
 interleave the repos and the floors, so a machine whose load changes during the run disturbs
@@ -100,6 +102,21 @@ def child(repo: str) -> None:
     cpu.close()
 
 
+def _bot_sandbox(repo: str) -> list[str] | None:
+    """A bot's bubblewrap command line up to its interpreter, from ``repo``'s own harness."""
+    code = ("import json, sys, tempfile; from pathlib import Path; sys.path.insert(0, sys.argv[1])\n"
+            "from harness.sandbox import bubblewrap, privileges\n"
+            "s = bubblewrap.support()\n"
+            "if not s.available: print('null'); raise SystemExit\n"
+            "root = Path(tempfile.gettempdir())\n"
+            "drop = (s.drop, privileges.pick_uid()) if s.drop and privileges.is_root() else None\n"
+            "argv = bubblewrap.command(s.path, userns=s.userns, code_dir=None, work_dir=root, botapi_dir=None,\n"
+            "                          work_bytes=64 << 20, drop=drop, env={'PATH': '/usr/bin:/bin'})\n"
+            "print(json.dumps([*argv, bubblewrap.python_executable()]))\n")
+    done = subprocess.run([sys.executable, "-c", code, repo], capture_output=True, text=True)
+    return json.loads(done.stdout) if done.returncode == 0 and done.stdout.strip() else None
+
+
 def _show(name: str, ms: list[float]) -> None:
     print(f"  {name:<34} min {min(ms):7.1f} ms   median {statistics.median(ms):7.1f} ms")
 
@@ -118,6 +135,9 @@ def main() -> None:
     if shutil.which("bwrap"):
         floors["python -I -S in bwrap"] = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                                            "--unshare-pid", sys.executable, "-I", "-S", "-c", "pass"]
+        sandbox = _bot_sandbox(repos[0])
+        if sandbox is not None:
+            floors["python -I -S in a bot's bwrap"] = [*sandbox, "-I", "-S", "-c", "pass"]
     children = {repo: subprocess.Popen([sys.executable, __file__, "--child", repo], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, text=True, bufsize=1) for repo in repos}
     floor_ms: dict[str, list[float]] = {name: [] for name in floors}
