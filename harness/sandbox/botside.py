@@ -15,7 +15,7 @@ sandbox hides any ``__pycache__``). So the first bot a harness process starts ma
 * ``worker.py``: the worker's source, for the line of a traceback through it.
 
 Two more kinds of bytecode save a bot's start its compiler (the first ``compile`` in a process
-costs about 0.9 ms alone): the game's bot API folder, copied into ``botapi/`` of that folder
+costs about 0.9 ms alone): the game's bot API folder, copied into ``api/`` of that folder
 with checked-hash pycs (:func:`botapi`), and the submission's own modules, compiled once per
 harness process and written beside them into each game's code folder (:func:`bytecode`).
 
@@ -100,13 +100,13 @@ def botapi(source: Path) -> Path:
         known = _apis.get(source)
         if known is not None and known[0] == lib and known[1] == signature and known[2].is_dir():
             return known[2]
-        target = lib / "botapi" / f"{next(_copies)}-{source.parent.name}"
-        target.parent.mkdir(exist_ok=True)
-        os.chmod(target.parent, 0o755)
+        # Under its own folder's name (a bot's reason names the file as it would the original).
+        target = lib / "api" / f"{next(_copies)}-{source.parent.name}" / source.name
+        target.parent.mkdir(parents=True)
         shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
         compileall.compile_dir(target, quiet=2, optimize=0,
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
-        _read_only(target)
+        _read_only(target.parent.parent)
         _apis[source] = (lib, signature, target)
         return target
 

@@ -30,7 +30,7 @@ from tests.hostile.conftest import REPO, Arena
 
 GAME = get_game("priemspel")
 # A test-only game with an import policy: PriemSpel's rules, but `statistics` and `json` forbidden.
-STRICT = replace(GAME, forbidden_imports=frozenset({"statistics", "json"}))
+STRICT = replace(GAME, forbidden_imports=frozenset({"statistics", "json", "stat"}))
 BASIS = (REPO / "reference_players/priemspel/basis.py").read_bytes()
 LIMITS = Limits(init=1.0, move=0.5)  # half a second per move keeps the timeouts cheap
 
@@ -115,7 +115,7 @@ CORPUS: dict[str, Case] = {
     # the game's import policy, at run time
     "forbidden_import_runtime": Case(V.FORBIDDEN, r"^import of 'statistics' \(the game's import policy forbids it\) is not allowed" + WHERE,
                                      strict=True),
-    "forbidden_import_cached": Case(V.FORBIDDEN, r"^import of 'json' \(the game's import policy forbids it\) is not allowed" + WHERE,
+    "forbidden_import_cached": Case(V.FORBIDDEN, r"^import of 'stat' \(the game's import policy forbids it\) is not allowed" + WHERE,
                                     strict=True),
     "threads_between_turns": Case(V.OK, r"^$"),  # its thread is stopped between turns: see test_turns.py
     # the guard is a policy layer, not the boundary: a bot that disarms it meets the kernel's

@@ -231,7 +231,7 @@ def test_the_bot_s_module_and_its_bot_api_come_with_checked_bytecode() -> None:
         lib = botside.folder()
     own, api, api_file = answer.value
     assert own == [CHECKED_HASH, True] and api == [CHECKED_HASH, True]
-    assert Path(api_file).is_relative_to(lib / "botapi")
+    assert Path(api_file).is_relative_to(lib / "api") and Path(api_file).parent.name == "botapi"
     assert Path(api_file).read_bytes() == (GAME.botapi_dir / "priemspel.py").read_bytes()
 
 

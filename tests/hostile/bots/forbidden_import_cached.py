@@ -1,4 +1,4 @@
-"""Imports a forbidden module the worker itself has loaded (json)."""
+"""Imports a forbidden module the worker itself has loaded (stat, which os imports; Quoridor forbids it)."""
 
 
 def step(spel):
@@ -15,5 +15,5 @@ class Player:
         self.name = name
 
     def zet(self, spel):
-        __import__('js' + 'on')
+        __import__('st' + 'at')
         return step(spel)
