@@ -1,8 +1,9 @@
 """Bot start: from a new BotProcess to its first answer, by stage, next to bare interpreter starts.
 
-    python bench/bench_start.py [--starts 20] [--repo PATH ...]
+    python bench/bench_start.py [--starts 20] [--repo PATH ...] [--player FILE]
 
-Each start is a fresh bot (bubblewrap and cgroups where the machine has them) in PriemSpel,
+Each start is a fresh bot (bubblewrap and cgroups where the machine has them) in PriemSpel, a
+trivial ``player.py`` or ``--player`` (e.g. ``reference_players/priemspel/strategie.py``),
 timed by stage:
 
 * ``spawn``: ``BotProcess.start()`` (folders, pipes, the cgroup, ``Popen``);
@@ -68,7 +69,7 @@ class Accounting:
             self.group.rmdir()
 
 
-def child(repo: str) -> None:
+def child(repo: str, player: bytes) -> None:
     """Serve one timed start per line read from stdin; print each as a JSON line."""
     sys.path.insert(0, repo)
     from harness.games import get_game
@@ -81,7 +82,7 @@ def child(repo: str) -> None:
     for _ in sys.stdin:
         c0 = cpu.read()
         t = [time.perf_counter()]
-        b = BotProcess(game, TRIVIAL)
+        b = BotProcess(game, player)
         b.start()
         t.append(time.perf_counter())
         assert b._handshake() is None, b.dead
@@ -90,7 +91,7 @@ def child(repo: str) -> None:
         t.append(time.perf_counter())
         assert b.call(Call("__init__", ("x",), "init")).ok
         t.append(time.perf_counter())
-        assert b.call(Call("zet", (view,), "move")).ok
+        assert b.call(Call("zet", (view,), "move")).ok, "the bot's move failed"
         t.append(time.perf_counter())
         bot_cpu = (b.cgroup.cpu_ns() or 0) / 1e9 if b.cgroup is not None and cpu.group is not None else 0.0
         b.close()
@@ -125,10 +126,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=20)
     parser.add_argument("--repo", action="append", help="a checkout to measure (repeatable; default: this one)")
+    parser.add_argument("--player", help="the bot's player.py (default: a trivial one)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child)
+        child(args.child, Path(args.player).read_bytes() if args.player else TRIVIAL)
         return
     repos = args.repo or [str(Path(__file__).resolve().parents[1])]
     floors = {"python -I -S (bare)": [sys.executable, "-I", "-S", "-c", "pass"]}
@@ -138,7 +140,8 @@ def main() -> None:
         sandbox = _bot_sandbox(repos[0])
         if sandbox is not None:
             floors["python -I -S in a bot's bwrap"] = [*sandbox, "-I", "-S", "-c", "pass"]
-    children = {repo: subprocess.Popen([sys.executable, __file__, "--child", repo], stdin=subprocess.PIPE,
+    player = ["--player", str(Path(args.player).resolve())] if args.player else []
+    children = {repo: subprocess.Popen([sys.executable, __file__, "--child", repo, *player], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, text=True, bufsize=1) for repo in repos}
     floor_ms: dict[str, list[float]] = {name: [] for name in floors}
     rows: dict[str, list[dict[str, float]]] = {repo: [] for repo in repos}
