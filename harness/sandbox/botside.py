@@ -178,4 +178,14 @@ def _remove() -> None:
         shutil.rmtree(built[2], ignore_errors=True)
 
 
+
+def _at_fork_child() -> None:
+    # A fork while another thread held a lock (a Dask worker, a test's subprocess) must not
+    # leave the child waiting for it for ever.
+    global _lock, _compile_lock
+    _lock, _compile_lock = threading.Lock(), threading.Lock()
+
+
+os.register_at_fork(after_in_child=_at_fork_child)
+
 __all__ = ["MODULES", "PREFIX", "SOURCES", "botapi", "bytecode", "folder", "script"]
