@@ -42,10 +42,6 @@ class SeededRandom:
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
         if name != "random":
             return None
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:  # pragma: no cover - two threads raced for the first import
-            return None
         spec = _PathFinder.find_spec(name, self.stdlib)
         if spec is None or spec.loader is None:  # pragma: no cover - a Python without random
             return None
@@ -59,6 +55,11 @@ class SeededRandom:
         module.__loader__ = module.__spec__.loader = self.loader  # the module as a plain import leaves it
         self.loader.exec_module(module)
         module.seed(self.seed)
+        # Only now: a mere importlib.util.find_spec("random") before must not unseed the import.
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:  # the bot took it out itself
+            pass
 
     def invalidate_caches(self) -> None:
         pass

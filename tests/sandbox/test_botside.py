@@ -171,8 +171,9 @@ def test_the_worker_starts_without_json_re_or_threading_and_the_bot_is_the_main_
     assert answer.value == [[], True, "MainThread", ["MainThread"], ["helper"], 3]
 
 
-RANDOM_BOT = b'''import sys
+RANDOM_BOT = b'''import importlib.util, sys
 BEFORE = "random" in sys.modules
+assert importlib.util.find_spec("random") is not None  # looking first does not unseed the import
 import random, tempfile
 
 class Player:
