@@ -141,7 +141,7 @@ class Guard:
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
             forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
             bot_dir: str = "", package_roots: Iterable[str] = ()) -> None:
-        """Start judging. ``max_threads`` counts threads besides the worker's main thread.
+        """Start judging. ``max_threads`` counts threads besides the main thread (the bot's).
 
         ``library_roots`` (the standard library) and ``package_roots`` (approved packages) hold
         the code that may import what it needs (see :meth:`forbidden_import`).

@@ -109,7 +109,7 @@ class WaitMeter:
     The threads are the worker's (the bot's thread, which serves the calls, and any the bot
     starts: call :meth:`rescan` when their number changes) and the parent's thread that waits
     for the reply: its own wait to read the answer is not the bot's either. Threads in ``skip``
-    are not followed: the worker's main thread only keeps the worker's clock, off the call's
+    are not followed: the worker's clock thread only keeps the worker's clock, off the call's
     path, so its wait delays no answer. Processes the bot starts get no credit (the caller
     checks), and the caller keeps the credit from outrunning the bot's CPU.
     """
