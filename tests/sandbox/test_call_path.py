@@ -47,6 +47,7 @@ def test_a_call_is_served_by_the_bot_thread_alone() -> None:
         tids = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task"))
         assert len(tids) == 2 and tids[0] == pid  # the main thread (the bot's) and the clock's
         clock_tid = tids[1]
+        assert bot.clock is not None and set(bot.clock.waits.tids) == {str(pid)}  # the clock's wait is no one's
         clock0, bot0, t0 = _switches(pid, clock_tid), _switches(pid, pid), time.monotonic()
         calls = 2000
         for _ in range(calls):
