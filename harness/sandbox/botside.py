@@ -56,6 +56,8 @@ _apis: dict[Path, tuple[Path, tuple[tuple[str, int, int], ...], Path]] = {}  # s
 _copies = itertools.count()
 MAX_COMPILED = 256 << 10  # a submission's module larger than this is compiled in the sandbox, as before
 _compiled: dict[bytes, bytes | None] = {}  # a module's source -> its pyc (None: the bot compiles it)
+CACHE_BYTES = 64 << 20  # the pycs kept (a course's submissions; the oldest go first past this)
+_cached_bytes = 0
 _compile_lock = threading.Lock()
 
 
@@ -121,6 +123,7 @@ def bytecode(source: bytes) -> bytes | None:
     reads (``co_filename``), so one pyc serves every game's copy of the module.
     """
     with _compile_lock:
+        global _cached_bytes
         if source in _compiled:
             return _compiled[source]
         data = None
@@ -136,9 +139,11 @@ def bytecode(source: bytes) -> bytes | None:
             if code is not None and not caught:
                 data = (importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")  # PEP 552: checked hash
                         + importlib.util.source_hash(source) + marshal.dumps(code))
-        if len(_compiled) >= 256:
-            _compiled.pop(next(iter(_compiled)))
+        size = len(data or b"")
+        while _compiled and _cached_bytes + size > CACHE_BYTES:  # the sources are the submissions' own
+            _cached_bytes -= len(_compiled.pop(next(iter(_compiled))) or b"")
         _compiled[source] = data
+        _cached_bytes += size
         return data
 
 

@@ -263,3 +263,16 @@ def test_a_changed_bot_api_gets_a_new_copy(tmp_path: Path) -> None:
     second = botside.botapi(api)
     assert second != first and (second / "thing.py").read_text() == "X = 22\n"
     assert first.is_dir()  # a bot started before the change may still be importing from it
+
+
+def test_the_compiled_modules_kept_are_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(botside, "CACHE_BYTES", 5000)
+    monkeypatch.setattr(botside, "_compiled", {})
+    monkeypatch.setattr(botside, "_cached_bytes", 0)
+    sources = [b"x = %d\n" % i + b"y = 1\n" * 20 for i in range(50)]
+    pycs = [botside.bytecode(source) for source in sources]
+    assert all(pycs) and len(set(pycs)) == 50
+    kept = botside._compiled
+    assert 0 < len(kept) < 50 and botside._cached_bytes == sum(len(v or b"") for v in kept.values()) <= 5000
+    assert list(kept) == sources[-len(kept):]  # the oldest went first
+    assert botside.bytecode(sources[-1]) is kept[sources[-1]]  # a hit compiles nothing again
