@@ -2,8 +2,9 @@
 
 Imported by the worker as ``_harness_botenv`` (standard library only, and no more of it than a
 start needs): the bot's files copied where it runs (:func:`copy_files`), its resource limits
-(:func:`apply_rlimits`), its death with the harness in plain mode (:func:`die_with_parent`) and
-its ``random`` seeded from the game's seed (:class:`SeededRandom`).
+(:func:`apply_rlimits`), its death with the harness in plain mode (:func:`die_with_parent`), its ``random`` seeded from
+the game's seed (:class:`SeededRandom`), and ``threading`` and ``signal`` as a bot saw them on the
+course's grader (:class:`CourseThreads`).
 """
 
 from __future__ import annotations
@@ -65,6 +66,83 @@ class SeededRandom:
         pass
 
 
+class CourseThreads:
+    """A meta path finder: ``threading`` and ``signal`` as a bot saw them on the course's grader,
+    the first time anything imports them.
+
+    The course's manager ran the bot's calls on a thread of their own (func-timeout's), never
+    on the process's main thread, and a real bot's verdict can hang on that: ``signal.signal``
+    raises ``ValueError`` there (a bot that sets a ``SIGALRM`` of its own to stop its search
+    failed with an exception on the grader), ``asyncio.get_event_loop()`` raises
+    ``RuntimeError``, and ``asyncio.run`` leaves ``SIGINT`` alone. Here the bot's code runs on
+    the main thread, which saves every start ``threading``'s imports (about 3 ms), so the first
+    import of each module is made to tell what the grader's would: ``threading``'s main thread
+    is the worker's clock thread (the bot's thread becomes a "dummy" thread, as any thread
+    ``threading`` did not start), and ``signal.signal`` and ``signal.set_wakeup_fd`` raise
+    Python's own error for a call off the main thread. Both modules keep their usual loader;
+    this finder leaves ``sys.meta_path`` once it has seen both.
+    """
+
+    NAMES = ("threading", "signal")
+
+    def __init__(self, stdlib: list[str], main_ident: int, main_native_id: Any = None) -> None:
+        self.stdlib = list(stdlib)
+        self.main_ident = main_ident  # the thread threading shall call its main thread
+        self.main_native_id = main_native_id
+        self.loaders: dict[str, Any] = {}
+        self.done: set[str] = set()
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name not in self.NAMES or name in self.done:
+            return None
+        spec = _PathFinder.find_spec(name, self.stdlib)
+        if spec is None or spec.loader is None:  # pragma: no cover - a Python without them
+            return None
+        self.loaders[name], spec.loader = spec.loader, self
+        return spec
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loaders[spec.name].create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        name = module.__name__
+        loader = self.loaders[name]
+        module.__loader__ = module.__spec__.loader = loader  # the module as a plain import leaves it
+        loader.exec_module(module)
+        if name == "threading":
+            main = module._main_thread
+            with module._active_limbo_lock:
+                module._active.pop(main._ident, None)
+                main._ident = self.main_ident
+                if self.main_native_id is not None:
+                    main._native_id = self.main_native_id
+                module._active[self.main_ident] = main
+        else:
+            module.signal = _off_main("signal", module.signal)
+            module.set_wakeup_fd = _off_main("set_wakeup_fd", module.set_wakeup_fd)
+        self.done.add(name)
+        if len(self.done) == len(self.NAMES):
+            try:
+                sys.meta_path.remove(self)
+            except ValueError:  # the bot took it out itself
+                pass
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+def _off_main(name: str, real: Any) -> Any:
+    """``real`` as called off the main thread: Python's own refusal (see :class:`CourseThreads`)."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError(f"{name} only works in main thread of the main interpreter")
+
+    refuse.__name__ = refuse.__qualname__ = real.__name__
+    refuse.__doc__ = real.__doc__
+    refuse.__module__ = real.__module__
+    return refuse
+
+
 def copy_files(code_dir: str, work_dir: str) -> None:
     """Copy the submission's files into the working directory (before any bot code runs)."""
     for name in os.listdir(code_dir):
@@ -115,4 +193,4 @@ def die_with_parent() -> None:
         _exit(0)
 
 
-__all__ = ["SeededRandom", "apply_rlimits", "copy_files", "die_with_parent"]
+__all__ = ["CourseThreads", "SeededRandom", "apply_rlimits", "copy_files", "die_with_parent"]

@@ -29,7 +29,8 @@ own ``__new__``), encoding the answer, printing an exception, reading attributes
 bot's objects. The bot thread also reads each request and writes its reply, so a call wakes one
 thread once. The worker's clock (:meth:`Worker.watch`) is a second thread, started with
 ``_thread`` (``threading`` would cost every start about 3 ms; a bot that imports it pays for
-it, and sees itself as the main thread, as it is): it allocates nothing while it watches, and
+it, and sees what it saw on the course's grader, whose calls ran on a thread of their own:
+see ``botenv.CourseThreads``): it allocates nothing while it watches, and
 builds a reply only when a clock ran out. Nothing here is trusted by the parent (:mod:`harness.sandbox.judge`): a bot shares this
 process and can subvert it; these rules give an honest bot's failures their clear verdicts.
 The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
@@ -151,6 +152,8 @@ class Worker:
         self.rep_fd = rep_fd
         self.guard = guard
         self.stdlib = stdlib
+        self.clock_ident = 0  # the clock thread's, once started (threading's main thread to the bot)
+        self.clock_native_id: int | None = None
         self.player_path = ""
         self.code_dir = ""
         self.cls: type | None = None
@@ -208,6 +211,7 @@ class Worker:
     def clock(self) -> None:
         """The clock thread's body: :meth:`watch`, and the process ends if it ever fails."""
         try:
+            self.clock_native_id = _thread.get_native_id()
             self.watch()
         except BaseException:  # noqa: BLE001 - a broken clock is a broken worker: done
             _exit(1)
@@ -304,6 +308,9 @@ class Worker:
             self.class_by_wire[name] = cls
         # Before the guard's own finder goes first: a refused import is refused before this one looks.
         sys.meta_path.insert(0, botenv.SeededRandom(request["seed"], self.stdlib))
+        # The bot's code runs on the main thread; threading and signal tell it what the course's
+        # grader told a bot, whose calls ran on a thread of their own (see botenv.CourseThreads).
+        sys.meta_path.insert(0, botenv.CourseThreads(self.stdlib, self.clock_ident, self.clock_native_id))
         libraries = list(request.get("libraries", []))
         self.guard.arm(player_path=self.player_path,
                        read_roots=[*request["sys_path"], *self.stdlib, *libraries, request["work"]],
@@ -555,7 +562,7 @@ def main() -> None:
     del sys.argv[1:]
     worker = Worker(req_fd, rep_fd, guard, stdlib)
     # The clock first: the parent finds it among the process's threads when the hello comes.
-    _start_thread(worker.clock, ())
+    worker.clock_ident = _start_thread(worker.clock, ())
     worker.executor.loop()
 
 

@@ -3,6 +3,7 @@ what a real bot's process runs."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -132,34 +133,67 @@ def _alive(pid: int) -> bool:
         return False
 
 
-THREADS_BOT = b'''import sys
+THREADS_PROBE = """
+def probe():
+    import asyncio, signal, threading
+
+    async def three():
+        return 3
+
+    seen = []
+    helper = threading.Thread(target=lambda: seen.append(threading.current_thread().name), name="helper")
+    helper.start()
+    helper.join()
+    refused = []
+    for call in (lambda: signal.signal(signal.SIGALRM, lambda *a: None), lambda: signal.set_wakeup_fd(-1),
+                 asyncio.get_event_loop):
+        try:
+            call()
+            refused.append("")
+        except Exception as exc:
+            refused.append(f"{type(exc).__name__}: {str(exc).split(' in thread ')[0]}")
+    return [threading.current_thread() is threading.main_thread(), threading.main_thread().name,
+            threading.main_thread().is_alive(), len(threading.enumerate()), seen, refused, asyncio.run(three()),
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler]
+"""
+
+THREADS_BOT = ('''import sys
 BEFORE = sorted(m for m in ("json", "re", "threading", "enum", "functools", "collections") if m in sys.modules)
 import threading
+''' + THREADS_PROBE + '''
 
 class Player:
     def __init__(self, name):
         pass
 
     def zet(self, spel):
-        import asyncio
+        return [BEFORE, probe()]
+''').encode()
 
-        async def three():
-            return 3
 
-        seen = []
-        worker = threading.Thread(target=lambda: seen.append(threading.current_thread().name), name="helper")
-        worker.start()
-        worker.join()
-        return [BEFORE, threading.current_thread() is threading.main_thread(), threading.main_thread().name,
-                sorted(t.name for t in threading.enumerate()), seen, asyncio.run(three())]
-'''
+def _as_on_the_course_s_grader() -> list:
+    """The probe run as the course's manager ran a bot's call: on a thread of its own (func-timeout's)."""
+    code = THREADS_PROBE + """
+import json, threading
+out = []
+t = threading.Thread(target=lambda: out.append(probe()))
+t.start()
+t.join()
+print(json.dumps(out[0]))
+"""
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 @pytest.mark.parametrize("isolation", ["auto", "plain"])
-def test_the_worker_starts_without_json_re_or_threading_and_the_bot_is_the_main_thread(isolation: str) -> None:
-    """The start imports none of them (the bot pays for what it imports itself); a bot that imports
-    ``threading`` finds itself its process's main thread, its own threads alone in ``enumerate``
-    (the worker's clock is a bare ``_thread``), and asyncio runs."""
+def test_the_worker_starts_without_json_re_or_threading_and_the_bot_sees_threads_as_on_the_grader(
+        isolation: str) -> None:
+    """The start imports none of them (the bot pays for what it imports itself). The bot's code
+    runs on the process's main thread, yet ``threading``, ``signal`` and ``asyncio`` tell it what
+    they told a bot on the course's grader, whose calls ran on a thread of their own: not the
+    main thread, ``signal.signal`` refused, no implicit event loop; its own threads and
+    ``asyncio.run`` work."""
     from harness.sandbox import Limits
 
     with BotProcess(GAME, THREADS_BOT, limits=Limits(isolation=isolation)) as b:
@@ -168,7 +202,9 @@ def test_the_worker_starts_without_json_re_or_threading_and_the_bot_is_the_main_
         assert b.call(Call("__init__", ("x",), "init")).ok
         answer = b.call(Call("zet", (VIEW,), "move"))
         assert answer.ok, answer.reason
-    assert answer.value == [[], True, "MainThread", ["MainThread"], ["helper"], 3]
+    grader = _as_on_the_course_s_grader()
+    assert grader[0] is False and grader[5][0].startswith("ValueError: signal only works in main thread")
+    assert answer.value == [[], grader]
 
 
 RANDOM_BOT = b'''import importlib.util, sys
