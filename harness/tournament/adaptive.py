@@ -63,6 +63,7 @@ from statistics import NormalDist
 from harness.config import Job
 from harness.games import get_game
 from harness.record import GameRecord
+from harness.tournament.plancache import Plan, Plans, planning_digest, wave_digest
 from harness.tournament.schedule import Roll, Task, game_key
 from harness.tournament.rating import fit, score_test
 from harness.tournament.standings import ELO, Row, add_races, tier_reach, with_anchor
@@ -256,14 +257,18 @@ class Planner:
             pairs.append(pair)
         return pairs
 
-    def walk(self, lookup: Lookup) -> Iterator[Progress]:
+    def walk(self, lookup: Lookup, plans: Plans | None = None) -> Iterator[Progress]:
         """Walk the waves the store completes, yielding the progress at each incomplete wave
         (its games in ``pending``) and once more when the schedule stops.
 
         The caller plays a pending wave (storing its games, so ``lookup`` finds them) before it
-        asks for the next progress; a reader just takes the first one.
+        asks for the next progress; a reader just takes the first one. With ``plans`` (see
+        :mod:`harness.tournament.plancache`) a wave whose plan is recorded under the digest of
+        what it depends on is not refitted, and every wave fitted is recorded.
         """
         progress = Progress()
+        digest = planning_digest(self.job, self.roll) if plans is not None else ""
+        warm = ""  # the digest of the last plan taken from ``plans``: its fit warms up the next one
         met: dict[tuple[int, int], int] = {}
         index: dict[str, int] = {}
         races: list[tuple[int, ...]] = []
@@ -301,6 +306,20 @@ class Planner:
                 disqualified.update(p.login for p in record.players if p.verdict.charged)
             progress.waves, progress.games = wave + 1, progress.games + len(tasks)
             progress.keys += [t.key for t in tasks]
+            completed = wave
+            if plans is not None:
+                digest = wave_digest(digest, ((t.key, found[t.key]) for t in sorted(tasks, key=lambda t: t.key)))
+                plan = plans.get(digest)
+                if (plan is not None and plan.wave == completed and plan.games == progress.games
+                        and all(0 <= i < j < len(self.entrants) for i, j in plan.pairs)):
+                    progress.unsettled, progress.stopped = set(plan.unsettled), plan.stopped
+                    if progress.stopped:
+                        yield progress
+                        return
+                    wave, pairs, warm = wave + 1, plan.pairs, digest
+                    continue
+                if warm:  # the waves before were read, not fitted: start where their fit ended
+                    theta, warm = plans.theta(warm), ""
             rows = {e.login: Row(e.login, e.reference, disqualified=e.login in disqualified) for e in self.entrants}
             anchored, anchored_weights = with_anchor(len(index), races, weights)
             # The waves need the ratings only (the readers fit the intervals once, on every game).
@@ -330,6 +349,9 @@ class Planner:
                                         {login: lead for login, (_, lead) in apart.items()})
                 if not pairs:
                     progress.stopped = "exhausted"
+            if plans is not None and theta is not None:
+                plans.put(digest, Plan(completed, sorted(progress.unsettled), progress.stopped,
+                                       [] if progress.stopped else pairs, progress.games), theta)
             if progress.stopped:
                 yield progress
                 return

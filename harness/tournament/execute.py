@@ -240,16 +240,20 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
 
             if adaptive:
                 from harness.tournament.adaptive import Planner, budget_of, round_robin_games
+                from harness.tournament.plancache import StoredPlans
 
                 planner = Planner(job, roll)
+                plans = StoredPlans(store.connection, job.name)  # each wave's plan, for readers and resumes
                 bar = progress(budget_of(job, roll), 0, job.name) if progress else None
                 last = None
-                for last in planner.walk(lambda keys: {**store.found(keys),
-                                                       **{k: faults[k] for k in keys if k in faults}}):
+                for last in planner.walk(lambda keys: {**store.found(keys, light=True),
+                                                       **{k: faults[k] for k in keys if k in faults}}, plans):
                     if last.finished:
                         break
                     play(last.pending, bar)
                 assert last is not None
+                if not faults:  # the schedule is the store's own: earlier days' plans are unreachable
+                    plans.prune()
                 summary.total = last.games + len(last.pending)
                 summary.reused = summary.total - summary.played
                 info.update(games=summary.total, reused=summary.reused,

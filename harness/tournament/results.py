@@ -131,9 +131,11 @@ def stored_results(job: Job, roll: Roll, wanted: list[str] | None, total: int, l
 
 def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
     """An adaptive job's standings: its waves replayed from the store (see
-    :mod:`harness.tournament.adaptive`), ranked by rating, each student's interval flagged when
+    :mod:`harness.tournament.adaptive`; each wave's plan read from the store's plan cache when
+    recorded, :mod:`harness.tournament.plancache`), ranked by rating, each student's interval flagged when
     it still straddles an award tier's boundary."""
     from harness.tournament.adaptive import Planner, round_robin_games
+    from harness.tournament.plancache import StoredPlans
 
     keys: list[str] = []
 
@@ -144,7 +146,10 @@ def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
                 yield record
 
     with open_readonly(job.results) as store:
-        progress = next(Planner(job, roll).walk(store.found))
+        # The recorded plans spare the refit of every wave; a store without them fills them once.
+        plans = StoredPlans(store.connection, job.name, commit_each=False)
+        progress = next(Planner(job, roll).walk(lambda keys: store.found(keys, light=True), plans))
+        plans.flush()
         runs = store.runs()
         rows = standings(job.awards, roll.entrants, stream(store, set(progress.keys)), roll.absent,
                          by_rating=True, confidence=job.confidence)

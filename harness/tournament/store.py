@@ -3,7 +3,8 @@
 Schema (versioned in ``meta``): ``games``, one row per played game, keyed by the game key (see
 :mod:`harness.tournament.schedule`), holding the full GameRecord as JSON; ``grades``, one row
 per graded submission of a job that grades submissions rather than playing games (SemBasic);
-``runs``, one row per ``harness run`` of the job (its history). A file lock next to the
+``runs``, one row per ``harness run`` of the job (its history); ``waves``, an adaptive job's
+plan cache (:mod:`harness.tournament.plancache`; a store without it is replayed, then filled). A file lock next to the
 database stops two runs of the same job at once. SQLite's journal makes each commit atomic, so
 a run killed at any moment (even ``kill -9``) loses at most the games in flight. A store of
 schema 1 (games only) is upgraded in place when opened.
@@ -49,6 +50,13 @@ CREATE TABLE IF NOT EXISTS grades (
     sha TEXT NOT NULL,
     finished REAL NOT NULL,
     result TEXT NOT NULL           -- the grading's result as JSON
+);
+CREATE TABLE IF NOT EXISTS waves (
+    digest TEXT PRIMARY KEY,       -- of the job's planning inputs and the results of the waves so far
+    job TEXT NOT NULL,
+    wave INTEGER NOT NULL,
+    plan TEXT NOT NULL,            -- JSON: what the wave decided (see harness.tournament.plancache)
+    theta BLOB NOT NULL            -- the wave's fitted log-strengths, float64 little-endian
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -120,6 +128,11 @@ class ResultsStore:
             raise StoreError("the store is not open")
         return self.db
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The open database (for the plan cache's own table)."""
+        return self._db
+
     def done_keys(self) -> set[str]:
         """Keys of games stored without a harness fault (they are never played again)."""
         return {k for (k,) in self._db.execute("SELECT key FROM games WHERE harness_fault = 0")}
@@ -150,17 +163,19 @@ class ResultsStore:
             if wanted is None or key in wanted:
                 yield key, self._parse(key, text, light, shared)
 
-    def found(self, keys: Iterable[str]) -> dict[str, GameRecord]:
+    def found(self, keys: Iterable[str], light: bool = False) -> dict[str, GameRecord]:
         """The stored games (without a harness fault) among ``keys``, by key: one indexed query
-        per few hundred keys, so a schedule that asks wave by wave never reads the whole store."""
+        per few hundred keys, so a schedule that asks wave by wave never reads the whole store.
+        ``light`` as in :meth:`records`."""
         wanted = list(dict.fromkeys(keys))
         out: dict[str, GameRecord] = {}
+        column = "json_remove(record, '$.moves', '$.transcript', '$.limits')" if light else "record"
         for start in range(0, len(wanted), 500):
             chunk = wanted[start:start + 500]
             marks = ",".join("?" * len(chunk))
             for key, text in self._db.execute(
-                    f"SELECT key, record FROM games WHERE harness_fault = 0 AND key IN ({marks})", chunk):
-                out[key] = self._parse(key, text)
+                    f"SELECT key, {column} FROM games WHERE harness_fault = 0 AND key IN ({marks})", chunk):
+                out[key] = self._parse(key, text, light)
         return out
 
     def _parse(self, key: str, text: str, light: bool = False, shared: dict[str, str] | None = None) -> GameRecord:

@@ -259,6 +259,9 @@ def test_adaptive_runs_are_deterministic_and_resume_after_kill_9(tmp_path: Path)
     assert resumed.returncode == 0, err
     assert stored(b / "results" / "ad") == reference, "same seed, deterministic bots: the same games"
     assert f"{len(reference)} games, {partial} reused, {len(reference) - partial} played" in err, err
+    with ResultsStore(b / "results" / "ad", lock=False) as store:
+        plans = store.connection.execute("SELECT COUNT(*) FROM waves").fetchone()[0]
+    assert plans > 0, "the resumed run recorded its waves' plans for the readers"
 
 
 def test_config_refuses_a_bad_budget_and_a_multiplayer_game(tmp_path: Path) -> None:
