@@ -101,7 +101,7 @@ def world(n: int, seed: int, spread: float, tiers: tuple[Tier, ...], rematches: 
 
 
 def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...], confidence: float,
-             rematches: int = 8) -> dict[str, float]:
+             rematches: int = 8, ahead: int | None = None) -> dict[str, float]:
     """The adaptive schedule on ``w``'s bots (the same Bradley-Terry model as its round robin)."""
     n = len(w.strength)
     p, truth, rr_tiers, rr_games = w.p, w.truth, w.rr_tiers, w.rr_games
@@ -112,6 +112,7 @@ def simulate(w: World, seed: int, budget: float | None, tiers: tuple[Tier, ...],
               confidence=confidence, budget=None if budget is None else round(budget * rr_games))
     roll = Roll(entrants, None)
     planner = Planner(job, roll)
+    planner.ahead = ahead or planner.ahead  # --ahead 1: each wave chosen from every wave before it
     at = {e.login: i for i, e in enumerate(entrants)}
     stored: dict[str, GameRecord] = {}
 
@@ -180,6 +181,7 @@ def main() -> None:
     ap.add_argument("--rematches", type=int, default=8,
                     help="the adaptive job's games (seeds) per pair and settings: how often a pair may meet")
     ap.add_argument("--tiers", choices=sorted(TIERS), default="fractions")
+    ap.add_argument("--ahead", type=int, help="waves planned ahead of the results (default: the planner's)")
     args = ap.parse_args()
     budgets = [float(b) for b in args.budget.split(",")]
     results: dict[float, list[dict[str, float]]] = {b: [] for b in budgets}
@@ -187,7 +189,7 @@ def main() -> None:
     for seed in seeds:
         w = world(args.bots, seed, args.spread, TIERS[args.tiers], args.rematches)
         for budget in budgets:
-            r = simulate(w, seed, budget or None, TIERS[args.tiers], args.confidence, args.rematches)
+            r = simulate(w, seed, budget or None, TIERS[args.tiers], args.confidence, args.rematches, args.ahead)
             results[budget].append(r)
             print(f"seed {seed}: round robin {r['rr_games']} games, accuracy {100 * r['rr_accuracy']:.1f} %, "
                   f"two tiers off {r['rr_far']} | adaptive {r['games']} games "

@@ -42,11 +42,19 @@ idealised optimal test would (``bench_adaptive_bound.py --seeds``, by distance f
 boundary); what it lacks is that test's known boundaries and opponents, and on these bots that
 test itself reaches the round robin's accuracy less one point only with about 16 % of its games.
 
+Two waves are planned ahead (``AHEAD``): once wave ``k`` is complete the planner fits and
+chooses wave ``k + 2`` (waves 1 and 2 both from the opening's results), so a run always has
+the next wave queued while one plays and no worker waits for a wave's last game or for the fit
+(the planner counts the meetings of the waves already planned). In simulation this costs no
+measurable accuracy (see the README's benchmarks).
+
 The schedule stops when no student is unsettled, when the game budget is spent (the last wave
-is cut to fit), or when the unsettled students have no meeting left. Wave ``k + 1`` depends
-only on the results of waves ``0 .. k`` and the seed, so replaying the waves from the store
-gives the same schedule: that is how a run resumes, how a daily run reuses games whose
-submissions did not change, and how the readers (leaderboard, status, report) see the job.
+is cut to fit), or when the unsettled students have no meeting left, once the waves already
+planned are played. Wave ``k + 2`` depends only on the results of waves ``0 .. k`` and the
+seed, so replaying the waves from the store gives the same schedule: that is how a run
+resumes, how a daily run reuses games whose submissions did not change, and how the readers
+(leaderboard, status, report) see the job; each wave's outcome is recorded in the store
+(:mod:`harness.tournament.plancache`) so that a reader need not refit it.
 
 The planner is pure: the results come in through a callable, the games go out as tasks.
 """
@@ -56,6 +64,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
@@ -71,6 +80,7 @@ from harness.tournament.standings import ELO, Row, add_races, tier_reach, with_a
 OPENING = 2  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
 NEAR = 4  # an unsettled student's next opponent is drawn from this many of the nearest in rating
 SHARE = 0.5  # each wave gives a meeting to this share of the unsettled students (those least led)
+AHEAD = 2  # waves planned ahead of the results: wave k + 2 is chosen once wave k is complete
 
 Lookup = Callable[[list[str]], Mapping[str, GameRecord]]  # keys -> the stored games among them
 
@@ -81,7 +91,8 @@ class Progress:
 
     waves: int = 0  # complete waves
     games: int = 0  # games in the complete waves
-    pending: list[Task] = field(default_factory=list)  # the next wave's games (empty once stopped)
+    pending: list[Task] = field(default_factory=list)  # the planned waves' games not yet stored
+    waiting: set[str] = field(default_factory=set)  # of which the walk needs these (the oldest wave's) to go on
     stopped: str = ""  # "settled", "budget", "exhausted" once the schedule is over, else ""
     unsettled: set[str] = field(default_factory=set)  # students still within noise of a tier boundary
     keys: list[str] = field(default_factory=list)  # every game of the complete waves
@@ -167,6 +178,7 @@ class Planner:
         self.meetings_max = job.games * len(job.settings)
         self.budget = budget_of(job, roll)
         self.version = get_game(job.game).setup_version  # part of the round robin's keys
+        self.ahead = AHEAD
 
     def meeting(self, i: int, j: int, k: int) -> list[Task]:
         """The games of the ``k``-th meeting of entrants ``i < j`` (both seat orders)."""
@@ -258,13 +270,15 @@ class Planner:
         return pairs
 
     def walk(self, lookup: Lookup, plans: Plans | None = None) -> Iterator[Progress]:
-        """Walk the waves the store completes, yielding the progress at each incomplete wave
-        (its games in ``pending``) and once more when the schedule stops.
+        """Walk the waves the store completes, yielding the progress whenever the next wave to
+        complete is not yet stored (the games of every wave planned in ``pending``, those the
+        walk waits for in ``waiting``) and once more when the schedule stops.
 
-        The caller plays a pending wave (storing its games, so ``lookup`` finds them) before it
-        asks for the next progress; a reader just takes the first one. With ``plans`` (see
-        :mod:`harness.tournament.plancache`) a wave whose plan is recorded under the digest of
-        what it depends on is not refitted, and every wave fitted is recorded.
+        The caller plays pending games (storing them, so ``lookup`` finds them) before it asks
+        for the next progress, at the latest once every game ``waiting`` is stored; a reader just
+        takes the first one. With ``plans`` (see :mod:`harness.tournament.plancache`) a wave
+        whose plan is recorded under the digest of what it depends on is not refitted, and every
+        wave fitted is recorded.
         """
         progress = Progress()
         digest = planning_digest(self.job, self.roll) if plans is not None else ""
@@ -280,43 +294,60 @@ class Planner:
         # test is repeated after every wave.
         students = max(1, sum(1 for e in self.entrants if not e.reference))
         threshold = z_of(1 - (1 - self.job.confidence) / students)
-        pairs = self.opening()
-        wave = 0
-        while True:
+        planned: deque[list[Task]] = deque()  # the waves planned and not yet complete, oldest first
+        numbered = 0  # waves planned so far (a wave's number seeds its choice of opponents)
+
+        def plan(pairs: list[tuple[int, int]]) -> bool:
+            """Plan a wave of these pairs, cut to the budget; False if no game of it fits."""
+            nonlocal numbered
             tasks: list[Task] = []
             for i, j in pairs:
                 tasks += self.meeting(i, j, met.get((i, j), 0))
                 met[(i, j)] = met.get((i, j), 0) + 1
-            room = self.budget - progress.games
-            cut = len(tasks) > room
-            tasks = tasks[:max(0, room - room % 2)] if cut else tasks
-            if not tasks:
-                progress.stopped = "budget" if cut else "exhausted"
+            room = self.budget - progress.games - sum(len(w) for w in planned)
+            tasks = tasks[:max(0, room - room % 2)]
+            if tasks:
+                planned.append(tasks)
+                numbered += 1
+            return bool(tasks)
+
+        plan(self.opening())
+        wave = 0
+        while True:
+            if not planned:
+                # Without a budget of its own the job's budget is the whole round robin: all played.
+                progress.stopped = progress.stopped or ("budget" if self.job.budget is not None else "exhausted")
+                progress.pending, progress.waiting = [], set()
                 yield progress
                 return
+            tasks = planned[0]
             found = lookup([t.key for t in tasks])
             while any(t.key not in found for t in tasks):
-                progress.pending = [t for t in tasks if t.key not in found]
+                progress.waiting = {t.key for t in tasks if t.key not in found}
+                progress.pending = [t for w in planned for t in w if t.key not in found]
+                if len(planned) > 1:
+                    stored = lookup([t.key for w in list(planned)[1:] for t in w])
+                    progress.pending = [t for t in progress.pending if t.key not in stored]
                 yield progress
                 found = lookup([t.key for t in tasks])
-            progress.pending = []
+            planned.popleft()
+            progress.pending, progress.waiting = [], set()
             for t in sorted(tasks, key=lambda t: t.key):  # the fit's input order: the keys'
                 record = found[t.key]
                 add_races(record, index, races, weights)
                 disqualified.update(p.login for p in record.players if p.verdict.charged)
             progress.waves, progress.games = wave + 1, progress.games + len(tasks)
             progress.keys += [t.key for t in tasks]
-            completed = wave
+            completed, wave = wave, wave + 1
             if plans is not None:
                 digest = wave_digest(digest, ((t.key, found[t.key]) for t in sorted(tasks, key=lambda t: t.key)))
-                plan = plans.get(digest)
-                if (plan is not None and plan.wave == completed and plan.games == progress.games
-                        and all(0 <= i < j < len(self.entrants) for i, j in plan.pairs)):
-                    progress.unsettled, progress.stopped = set(plan.unsettled), plan.stopped
-                    if progress.stopped:
-                        yield progress
-                        return
-                    wave, pairs, warm = wave + 1, plan.pairs, digest
+                recorded = plans.get(digest)
+                if (recorded is not None and recorded.wave == completed and recorded.games == progress.games
+                        and all(0 <= i < j < len(self.entrants) for w in recorded.planned for i, j in w)):
+                    progress.unsettled, progress.stopped = set(recorded.unsettled), recorded.stopped
+                    for pairs in recorded.planned:
+                        plan(pairs)
+                    warm = digest
                     continue
                 if warm:  # the waves before were read, not fitted: start where their fit ended
                     theta, warm = plans.theta(warm), ""
@@ -338,24 +369,24 @@ class Planner:
 
             apart = separation(self.job, rows, cuts, test_at)
             progress.unsettled = {login for login, (z, _) in apart.items() if z < threshold}
-            if not progress.unsettled:
-                progress.stopped = "settled"
-            elif cut or progress.games >= self.budget:
-                # Without a budget of its own the job's budget is the whole round robin: all played.
-                progress.stopped = "budget" if self.job.budget is not None else "exhausted"
-            else:
-                wave += 1
-                pairs = self.next_pairs(wave, rows, progress.unsettled, met,
+            # Keep ``self.ahead`` waves planned, each chosen from the results so far: while one
+            # plays, the next is queued (a wave's last games leave no worker idle).
+            chosen: list[list[tuple[int, int]]] = []
+            stop = "settled" if not progress.unsettled else ""
+            while not stop and len(planned) < self.ahead:
+                pairs = self.next_pairs(numbered, rows, progress.unsettled, met,
                                         {login: lead for login, (_, lead) in apart.items()})
                 if not pairs:
-                    progress.stopped = "exhausted"
+                    stop = "exhausted"
+                elif not plan(pairs):
+                    stop = "budget" if self.job.budget is not None else "exhausted"
+                else:
+                    chosen.append(pairs)
+            # The schedule ends once nothing is planned; a wave already planned is played first.
+            progress.stopped = stop if not planned else ""
             if plans is not None and theta is not None:
-                plans.put(digest, Plan(completed, sorted(progress.unsettled), progress.stopped,
-                                       [] if progress.stopped else pairs, progress.games), theta)
-            if progress.stopped:
-                yield progress
-                return
-
+                plans.put(digest, Plan(completed, sorted(progress.unsettled), progress.stopped, chosen,
+                                       progress.games), theta)
 
 __all__ = ["NEAR", "OPENING", "Planner", "Progress", "boundaries", "budget_of", "cuts_of", "round_robin_games",
            "separation", "z_of"]

@@ -18,6 +18,7 @@ import signal
 import socket
 import sys
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -68,7 +69,13 @@ def die_with_parent() -> None:
 
 
 class Executor:
-    """Runs tasks, yielding ``(task, result JSON or None, fault reason)`` as they finish, any order."""
+    """Runs tasks, yielding ``(task, result JSON or None, fault reason)`` as they finish, any order.
+
+    A ``live`` executor given a :class:`~collections.deque` takes its tasks from it as it goes,
+    so the caller may add tasks while it iterates (an adaptive schedule's next wave).
+    """
+
+    live = False
 
     def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
         raise NotImplementedError
@@ -84,6 +91,8 @@ class Executor:
 class LocalExecutor(Executor):
     """A pool of worker processes on this machine (one game per worker at a time)."""
 
+    live = True
+
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.pool: ProcessPoolExecutor | None = None
@@ -94,13 +103,14 @@ class LocalExecutor(Executor):
                                    initializer=die_with_parent)
 
     def run(self, tasks: Sequence[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
-        pending = list(reversed(tasks))
+        # A deque is the caller's own, read live: tasks it adds while we iterate are played too.
+        pending = tasks if isinstance(tasks, deque) else deque(tasks)
         running: dict[Future[dict[str, Any]], Any] = {}
         if self.pool is None:  # kept between calls: an adaptive job's waves share one pool
             self.pool = self._new_pool()
         while pending or running:
             while pending and len(running) < 2 * self.workers:  # bounded: sources stay small
-                task = pending.pop()
+                task = pending.popleft()
                 running[self.pool.submit(work, task)] = task
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             broken = False
@@ -115,7 +125,7 @@ class LocalExecutor(Executor):
                     yield task, None, "the harness failed: " + traceback.format_exc(limit=-2)[-800:]
             if broken:
                 # Every game still running on the dead pool is lost; play them again.
-                pending.extend(reversed(list(running.values())))
+                pending.extendleft(reversed(list(running.values())))
                 running.clear()
                 self._kill()
                 self.pool = self._new_pool()
@@ -203,40 +213,45 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
         faults: dict[str, GameRecord] = {}  # games of this run that failed every retry (adaptive: a wave ends)
         prepared = False
         try:
-            def play(todo: list[Any], bar: Any) -> None:
+            attempts: dict[str, int] = {}
+            work: Work = grade_task if grading else play_task
+
+            def prepare(todo: Sequence[Any]) -> None:
                 nonlocal prepared
                 if todo and not prepared:
                     prepared = True
                     if before_play is not None:
                         before_play(job)
                     summary.refused = executor.prepare(job)
-                attempts = {t.key: 0 for t in todo}
-                work: Work = grade_task if grading else play_task
+
+            def settle(task: Any, result: dict[str, Any] | None, fault: str, bar: Any) -> bool:
+                """Store a finished task; False if it is to be played again (a harness fault)."""
+                attempts[task.key] = attempts.get(task.key, 0) + 1
+                if grading:
+                    if result is None:
+                        if attempts[task.key] <= job.retries:
+                            return False
+                        summary.faults += 1
+                        return True
+                    store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
+                else:
+                    record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                    if record.harness_fault and attempts[task.key] <= job.retries:
+                        return False
+                    store.put(task.key, job.name, record, attempts[task.key])
+                    summary.faults += int(record.harness_fault)
+                    if record.harness_fault:
+                        faults[task.key] = record
+                summary.played += 1
+                if bar is not None:
+                    bar.update(1)
+                return True
+
+            def play(todo: list[Any], bar: Any) -> None:
+                prepare(todo)
                 while todo:
-                    retry: list[Any] = []
-                    for task, result, fault in executor.run(todo, work):
-                        attempts[task.key] += 1
-                        if grading:
-                            if result is None:
-                                if attempts[task.key] <= job.retries:
-                                    retry.append(task)
-                                else:
-                                    summary.faults += 1
-                                continue
-                            store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
-                        else:
-                            record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
-                            if record.harness_fault and attempts[task.key] <= job.retries:
-                                retry.append(task)
-                                continue
-                            store.put(task.key, job.name, record, attempts[task.key])
-                            summary.faults += int(record.harness_fault)
-                            if record.harness_fault:
-                                faults[task.key] = record
-                        summary.played += 1
-                        if bar is not None:
-                            bar.update(1)
-                    todo = retry
+                    todo = [task for task, result, fault in executor.run(todo, work)
+                            if not settle(task, result, fault, bar)]
 
             if adaptive:
                 from harness.tournament.adaptive import Planner, budget_of, round_robin_games
@@ -245,16 +260,17 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
                 planner = Planner(job, roll)
                 plans = StoredPlans(store.connection, job.name)  # each wave's plan, for readers and resumes
                 bar = progress(budget_of(job, roll), 0, job.name) if progress else None
-                last = None
-                for last in planner.walk(lambda keys: {**store.found(keys, light=True),
-                                                       **{k: faults[k] for k in keys if k in faults}}, plans):
-                    if last.finished:
-                        break
+                walk = planner.walk(lambda keys: {**store.found(keys, light=True),
+                                                  **{k: faults[k] for k in keys if k in faults}}, plans)
+                last = next(walk)
+                if executor.live:
+                    last = play_live(executor, work, walk, last, prepare, settle, bar)
+                while not last.finished:  # wave by wave (an executor that takes no new games while it runs)
                     play(last.pending, bar)
-                assert last is not None
+                    last = next(walk)
                 if not faults:  # the schedule is the store's own: earlier days' plans are unreachable
                     plans.prune()
-                summary.total = last.games + len(last.pending)
+                summary.total = last.games
                 summary.reused = summary.total - summary.played
                 info.update(games=summary.total, reused=summary.reused,
                             adaptive={"waves": last.waves, "stopped": last.stopped, "unsettled": len(last.unsettled),
@@ -286,6 +302,43 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
                 # A run already stopping drops it; a run that finished stops now (no report build).
                 held.release(deliver=status == "complete")
     return summary
+
+
+def play_live(executor: Executor, work: Work, walk: Iterator[Any], last: Any,
+              prepare: Callable[[Sequence[Any]], None],
+              settle: Callable[[Any, dict[str, Any] | None, str, Any], bool], bar: Any) -> Any:
+    """Play an adaptive schedule through one live queue (:attr:`Executor.live`): the games of
+    every wave planned are queued, and as soon as the games the planner waits for are stored it
+    is asked again, and the wave it plans joins the queue while the one before still plays: no
+    worker waits for a wave's last game or for the fit. Returns the walk's last progress.
+    """
+    queue: deque[Any] = deque()
+    queued: set[str] = set()
+    done: set[str] = set()  # settled in this run: stored, or failed every retry
+
+    def take(progress: Any) -> int:
+        fresh = [t for t in progress.pending if t.key not in queued]
+        queued.update(t.key for t in fresh)
+        queue.extend(fresh)
+        return len(fresh)
+
+    take(last)
+    prepare(list(queue))
+    while not last.finished:
+        for task, result, fault in executor.run(queue, work):
+            if not settle(task, result, fault, bar):
+                queue.append(task)  # played again: the executor takes it from the live queue
+                continue
+            done.add(task.key)
+            while not last.finished and last.waiting <= done:
+                last = next(walk)
+                take(last)
+        if not last.finished:
+            # Every queued game is settled, so the walk has what it waited for: it must move on.
+            last = next(walk)
+            if not take(last) and not last.finished:
+                raise RuntimeError(f"the adaptive schedule waits for games it does not give: {sorted(last.waiting)[:3]}")
+    return last
 
 
 class HeldSignals:

@@ -93,7 +93,7 @@ class Plan:
     wave: int
     unsettled: list[str]
     stopped: str  # "" while the schedule goes on
-    pairs: list[tuple[int, int]]  # the next wave's pairs (entrant indices), empty once stopped
+    planned: list[list[tuple[int, int]]]  # the pairs (entrant indices) of each wave planned after it
     games: int  # games in the complete waves (a check: a plan of another schedule never matches)
 
 
@@ -148,7 +148,7 @@ class StoredPlans:
         try:
             data = json.loads(row[0])
             plan = Plan(int(data["wave"]), list(data["unsettled"]), str(data["stopped"]),
-                        [(int(i), int(j)) for i, j in data["pairs"]], int(data["games"]))
+                        [[(int(i), int(j)) for i, j in w] for w in data["planned"]], int(data["games"]))
         except (ValueError, KeyError, TypeError):  # a damaged plan is a miss: the wave is refitted
             self.misses += 1
             return None
@@ -163,7 +163,7 @@ class StoredPlans:
         if not self.writable:
             return
         data = {"wave": plan.wave, "unsettled": sorted(plan.unsettled), "stopped": plan.stopped,
-                "pairs": [list(p) for p in plan.pairs], "games": plan.games}
+                "planned": [[list(p) for p in w] for w in plan.planned], "games": plan.games}
         try:
             self.db.execute("INSERT OR IGNORE INTO waves VALUES (?,?,?,?,?)",
                             (digest, self.job, plan.wave, json.dumps(data),
