@@ -59,8 +59,13 @@ def code_digest() -> str:
         import importlib
 
         h = hashlib.sha256(np.__version__.encode())
-        for name in PLANNING_MODULES:
-            h.update(Path(importlib.import_module(name).__file__ or "").read_bytes())
+        try:
+            for name in PLANNING_MODULES:
+                h.update(Path(importlib.import_module(name).__file__ or "").read_bytes())
+        except OSError:  # no source to read: plans of this process are never read by another
+            import uuid
+
+            h.update(uuid.uuid4().bytes)
         _code = h.hexdigest()
     return _code
 
@@ -129,12 +134,14 @@ class StoredPlans:
     """Plans in the job's results store (table ``waves``).
 
     ``commit_each``: commit each plan as it is recorded (the runner: a plan is never lost to a
-    kill); else they are committed by :meth:`flush` (a reader filling the cache of an old store
-    in one commit). A store the process may not write is read, never filled.
+    kill); else they are held in memory and written by :meth:`flush` in one short transaction (a
+    reader filling the cache of an old store: holding the write lock through a long replay would
+    stall a run writing its games). A store the process may not write is read, never filled.
     """
 
     def __init__(self, db: sqlite3.Connection, job: str, commit_each: bool = True) -> None:
         self.db, self.job, self.commit_each = db, job, commit_each
+        self.held: dict[str, tuple[Plan, np.ndarray]] = {}  # recorded, not yet written (commit_each off)
         self.writable = True
         self.chain: list[str] = []  # every digest asked for, in order: the current schedule's waves
         self.hits = self.misses = 0
@@ -162,26 +169,25 @@ class StoredPlans:
     def put(self, digest: str, plan: Plan, theta: np.ndarray) -> None:
         if not self.writable:
             return
-        data = {"wave": plan.wave, "unsettled": sorted(plan.unsettled), "stopped": plan.stopped,
-                "planned": [[list(p) for p in w] for w in plan.planned], "games": plan.games}
+        self.held[digest] = (plan, np.asarray(theta, dtype="<f8").copy())
+        if self.commit_each:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the plans recorded and not yet written, in one transaction."""
+        if not self.writable or not self.held:
+            return
+        rows = [(digest, self.job, plan.wave,
+                 json.dumps({"wave": plan.wave, "unsettled": sorted(plan.unsettled), "stopped": plan.stopped,
+                             "planned": [[list(p) for p in w] for w in plan.planned], "games": plan.games}),
+                 theta.tobytes()) for digest, (plan, theta) in self.held.items()]
+        self.held = {}
         try:
-            self.db.execute("INSERT OR IGNORE INTO waves VALUES (?,?,?,?,?)",
-                            (digest, self.job, plan.wave, json.dumps(data),
-                             np.asarray(theta, dtype="<f8").tobytes()))
-            if self.commit_each:
-                self.db.commit()
+            self.db.executemany("INSERT OR IGNORE INTO waves VALUES (?,?,?,?,?)", rows)
+            self.db.commit()
         except sqlite3.OperationalError:  # read-only store, or another writer holds it too long
             self.writable = False
             self.db.rollback()
-
-    def flush(self) -> None:
-        """Commit the plans recorded so far."""
-        if self.writable and self.db.in_transaction:
-            try:
-                self.db.commit()
-            except sqlite3.OperationalError:
-                self.writable = False
-                self.db.rollback()
 
     def prune(self) -> int:
         """Forget the job's plans that are not on the current chain (after a run played it to its
