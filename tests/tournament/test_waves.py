@@ -61,3 +61,19 @@ def test_a_run_plays_every_wave_from_one_live_queue(tmp_path: Path) -> None:
     assert final.finished and final.waves >= 3, final
     assert executor.calls == 1, "the waves went through one live queue, not one call each"
     assert summary.played == final.games == summary.total
+
+
+class WaveByWave(LocalExecutor):
+    """A local pool that takes no new games while it runs (as a Dask executor): wave by wave."""
+
+    live = False
+
+
+def test_the_schedule_does_not_depend_on_how_the_waves_are_fed(tmp_path: Path) -> None:
+    stores = []
+    for name, executor in (("live", LocalExecutor(2)), ("waves", WaveByWave(2))):
+        job = load_config(make_job(tmp_path / name, bots=5, budget="60%")).jobs["ad"]
+        run_job(job, executor)
+        with ResultsStore(job.results, lock=False) as store:
+            stores.append({k: ([p.login for p in r.players], r.winner) for k, r in store.records(light=True)})
+    assert stores[0] and stores[0] == stores[1], "same seed, deterministic bots: the same games either way"
