@@ -9,7 +9,7 @@ and the exports' first step) runs with the plans, with the plans table emptied (
 before the cache: a full replay, which records them again), and with the plans once more.
 
     python bench/bench_plan_cache.py --students 300
-    python bench/bench_plan_cache.py --students 1000 --budget 0.05
+    python bench/bench_plan_cache.py --students 1000 --budget 0.005
 """
 
 from __future__ import annotations
