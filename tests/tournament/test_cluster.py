@@ -79,10 +79,10 @@ def test_a_worker_sharing_its_cpu_with_twenty_busy_processes_still_times_bots_fa
 
 
 def test_a_cluster_whose_workers_cannot_time_bots_is_refused_in_one_line(tmp_path: Path) -> None:
-    """What a worker's self-check cannot time (a calibration bot cannot start in 1 ms): every
+    """What a worker's self-check cannot time (a calibration bot cannot start in 1 µs): every
     worker refuses, the run exits 1 with one line naming the refusal, and no game is stored."""
     config = make_job(tmp_path, games=1)
-    config.write_text(config.read_text() + "    limits: {load: 0.001}\n")
+    config.write_text(config.read_text() + "    limits: {load: 0.000001}\n")
     with cluster() as c:
         run = harness_run(config, "--scheduler", c.scheduler_address, check=True)
         _, err = run.communicate(timeout=300)

@@ -251,9 +251,9 @@ def test_a_loaded_machine_is_no_reason_to_refuse_a_run(tmp_path: Path) -> None:
 
 
 def test_a_refused_job_exits_1_and_names_the_way_out(tmp_path: Path) -> None:
-    """What the self-check cannot time (here: a calibration bot cannot even start in 1 ms)."""
+    """What the self-check cannot time (here: a calibration bot cannot even start in 1 µs)."""
     config = make_job(tmp_path, games=1)
-    config.write_text(config.read_text() + "    limits: {load: 0.001}\n")
+    config.write_text(config.read_text() + "    limits: {load: 0.000001}\n")
     run = harness_run(config, check=True)
     _, err = run.communicate(timeout=300)
     assert run.returncode == 1, err
