@@ -22,73 +22,19 @@ _exit = os._exit
 _PathFinder = _frozen_importlib_external.PathFinder
 
 
-class SeededRandom:
-    """A meta path finder: the standard library's ``random``, seeded from the game's seed, the
-    first time anything imports it.
+class _FirstImport:
+    """A meta path finder that adjusts some standard library modules the first time anything
+    imports them (:meth:`adjust`), then leaves ``sys.meta_path``.
 
-    Importing ``random`` for every bot would cost each start about 1.5 ms (``warnings``,
-    ``bisect``, ``_sha512`` ...) that a bot which never uses it does not need. Whoever imports
-    it first (the bot, a library) gets it seeded before the import returns, so no bot code sees
-    it unseeded, exactly as if the worker had imported and seeded it before the bot's module.
-    It is found in the standard library only (a ``random.py`` of the bot's is not the module
-    the worker seeds, as before), and the module keeps the usual loader: this finder leaves
-    ``sys.meta_path`` at the first import and no trace on the module.
+    The modules are found in the standard library only (a bot's own ``random.py`` is not
+    adjusted, and stays the bot's) and keep their usual loader, so a module looks as a plain
+    import leaves it.
     """
 
-    def __init__(self, seed: Any, stdlib: list[str]) -> None:
-        self.seed = seed
+    NAMES: tuple[str, ...] = ()
+
+    def __init__(self, stdlib: list[str]) -> None:
         self.stdlib = list(stdlib)
-        self.loader: Any = None
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if name != "random":
-            return None
-        spec = _PathFinder.find_spec(name, self.stdlib)
-        if spec is None or spec.loader is None:  # pragma: no cover - a Python without random
-            return None
-        self.loader, spec.loader = spec.loader, self
-        return spec
-
-    def create_module(self, spec: Any) -> Any:
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module: Any) -> None:
-        module.__loader__ = module.__spec__.loader = self.loader  # the module as a plain import leaves it
-        self.loader.exec_module(module)
-        module.seed(self.seed)
-        # Only now: a mere importlib.util.find_spec("random") before must not unseed the import.
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:  # the bot took it out itself
-            pass
-
-    def invalidate_caches(self) -> None:
-        pass
-
-
-class CourseThreads:
-    """A meta path finder: ``threading`` and ``signal`` as a bot saw them on the course's grader,
-    the first time anything imports them.
-
-    The course's manager ran the bot's calls on a thread of their own (func-timeout's), never
-    on the process's main thread, and a real bot's verdict can hang on that: ``signal.signal``
-    raises ``ValueError`` there (a bot that sets a ``SIGALRM`` of its own to stop its search
-    failed with an exception on the grader), ``asyncio.get_event_loop()`` raises
-    ``RuntimeError``, and ``asyncio.run`` leaves ``SIGINT`` alone. Here the bot's code runs on
-    the main thread, which saves every start ``threading``'s imports (about 3 ms), so the first
-    import of each module is made to tell what the grader's would: ``threading``'s main thread
-    is the worker's clock thread (the bot's thread becomes a "dummy" thread, as any thread
-    ``threading`` did not start), and ``signal.signal`` and ``signal.set_wakeup_fd`` raise
-    Python's own error for a call off the main thread. Both modules keep their usual loader;
-    this finder leaves ``sys.meta_path`` once it has seen both.
-    """
-
-    NAMES = ("threading", "signal")
-
-    def __init__(self, stdlib: list[str], main_ident: int, main_native_id: Any = None) -> None:
-        self.stdlib = list(stdlib)
-        self.main_ident = main_ident  # the thread threading shall call its main thread
-        self.main_native_id = main_native_id
         self.loaders: dict[str, Any] = {}
         self.done: set[str] = set()
 
@@ -96,7 +42,7 @@ class CourseThreads:
         if name not in self.NAMES or name in self.done:
             return None
         spec = _PathFinder.find_spec(name, self.stdlib)
-        if spec is None or spec.loader is None:  # pragma: no cover - a Python without them
+        if spec is None or spec.loader is None:  # pragma: no cover - a Python without the module
             return None
         self.loaders[name], spec.loader = spec.loader, self
         return spec
@@ -109,7 +55,67 @@ class CourseThreads:
         loader = self.loaders[name]
         module.__loader__ = module.__spec__.loader = loader  # the module as a plain import leaves it
         loader.exec_module(module)
-        if name == "threading":
+        self.adjust(module)
+        # Only now: a mere importlib.util.find_spec() before the import must not skip the adjustment.
+        self.done.add(name)
+        if len(self.done) == len(self.NAMES):
+            try:
+                sys.meta_path.remove(self)
+            except ValueError:  # the bot took it out itself
+                pass
+
+    def adjust(self, module: Any) -> None:
+        raise NotImplementedError
+
+    def invalidate_caches(self) -> None:
+        pass
+
+
+class SeededRandom(_FirstImport):
+    """The standard library's ``random``, seeded from the game's seed, the first time anything
+    imports it.
+
+    Importing ``random`` for every bot would cost each start about 1.5 ms (``warnings``,
+    ``bisect``, ``_sha512`` ...) that a bot which never uses it does not need. Whoever imports
+    it first (the bot, a library) gets it seeded before the import returns, so no bot code sees
+    it unseeded, exactly as if the worker had imported and seeded it before the bot's module.
+    """
+
+    NAMES = ("random",)
+
+    def __init__(self, seed: Any, stdlib: list[str]) -> None:
+        super().__init__(stdlib)
+        self.seed = seed
+
+    def adjust(self, module: Any) -> None:
+        module.seed(self.seed)
+
+
+class CourseThreads(_FirstImport):
+    """``threading`` and ``signal`` as a bot saw them on the course's grader, the first time
+    anything imports them.
+
+    The course's manager ran the bot's calls on a thread of their own (func-timeout's), never
+    on the process's main thread, and a real bot's verdict can hang on that: ``signal.signal``
+    raises ``ValueError`` there (a bot that sets a ``SIGALRM`` of its own to stop its search
+    failed with an exception on the grader), ``asyncio.get_event_loop()`` raises
+    ``RuntimeError``, and ``asyncio.run`` leaves ``SIGINT`` alone. Here the bot's code runs on
+    the main thread, which saves every start ``threading``'s imports (about 3 ms), so the first
+    import of each module is made to tell what the grader's would: ``threading``'s main thread
+    is the worker's clock thread (the bot's thread becomes a "dummy" thread, as any thread
+    ``threading`` did not start), and ``signal.signal`` and ``signal.set_wakeup_fd`` raise
+    Python's own error for a call off the main thread.
+    """
+
+    NAMES = ("threading", "signal")
+
+    def __init__(self, stdlib: list[str], main_ident: int, main_native_id: Any = None) -> None:
+        super().__init__(stdlib)
+        self.main_ident = main_ident  # the thread threading shall call its main thread
+        self.main_native_id = main_native_id
+
+    def adjust(self, module: Any) -> None:
+        if module.__name__ == "threading":
             main = module._main_thread
             with module._active_limbo_lock:
                 module._active.pop(main._ident, None)
@@ -120,15 +126,6 @@ class CourseThreads:
         else:
             module.signal = _off_main("signal", module.signal)
             module.set_wakeup_fd = _off_main("set_wakeup_fd", module.set_wakeup_fd)
-        self.done.add(name)
-        if len(self.done) == len(self.NAMES):
-            try:
-                sys.meta_path.remove(self)
-            except ValueError:  # the bot took it out itself
-                pass
-
-    def invalidate_caches(self) -> None:
-        pass
 
 
 def _off_main(name: str, real: Any) -> Any:
