@@ -68,9 +68,10 @@ CORPUS: dict[str, Case] = {
     "trust_deep_reason": Case(V.FORBIDDEN, r"^zet\(\): a reply whose reason is not text" + TAMPER),
     "trust_forged_info": Case(V.OK, r"^$"),  # the parent keeps a short name and nothing else
     # the parent's clocks, not the child's word
-    # (a long grace: the worker's late reply, not the parent's own deadline, is what is judged)
+    # (a long grace: the worker's late reply, not the parent's own deadline, is what is judged; on a loaded
+    # machine the clock thread's report, forged into "ok", can come late, and the bot's own 5 s answer is under 10 s)
     "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) took \d\.\d+ s of wall-clock time, over the 0\.5 s limit( \(.* waiting for a CPU, not counted\))?$",
-                                 limits={"move": 0.5, "grace": 3.0}),
+                                 limits={"move": 0.5, "grace": 10.0}),
     # answers past the parent's own caps
     "trust_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
     "trust_deep_tuple_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
