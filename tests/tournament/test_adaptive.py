@@ -101,6 +101,17 @@ def sim_job(n: int, budget: int | float | None, tiers: tuple[Tier, ...], seed: i
     return job, Roll(entrants, None)
 
 
+def play(tasks: list, at: dict[str, int], strength: list[float], rng: random.Random,
+         store: dict[str, GameRecord]) -> None:
+    """Decide each game by Bradley-Terry on ``strength`` (Elo) and store it."""
+    for task in tasks:
+        a, b = (at[e.login] for e in task.entrants)
+        win = 0 if rng.random() < 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400)) else 1
+        store[task.key] = GameRecord(game="priemspel", settings=task.settings, seed=task.seed,
+                                     players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
+                                     winner=win, scores=(1.0 - win, float(win)), places=(1 + win, 2 - win))
+
+
 def simulate(job: Job, roll: Roll, strength: list[float], seed: int = 7) -> tuple[list, dict[str, GameRecord]]:
     """Walk the planner to its end, deciding each game by Bradley-Terry on ``strength`` (Elo)."""
     at = {e.login: i for i, e in enumerate(roll.entrants)}
@@ -109,12 +120,7 @@ def simulate(job: Job, roll: Roll, strength: list[float], seed: int = 7) -> tupl
     steps = []
     for progress in Planner(job, roll).walk(lambda keys: {k: store[k] for k in keys if k in store}):
         steps.append((progress.waves, progress.games, [t.key for t in progress.pending], progress.stopped))
-        for task in progress.pending:
-            a, b = (at[e.login] for e in task.entrants)
-            win = 0 if rng.random() < 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400)) else 1
-            store[task.key] = GameRecord(game="priemspel", settings=task.settings, seed=task.seed,
-                                         players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
-                                         winner=win, scores=(1.0 - win, float(win)), places=(1 + win, 2 - win))
+        play(progress.pending, at, strength, rng, store)
     return steps, store
 
 
@@ -167,12 +173,7 @@ def test_only_unsettled_students_are_given_games() -> None:
             for task in progress.pending:
                 assert any(e.login in progress.unsettled for e in task.entrants), task.key
                 checked += 1
-        for task in progress.pending:
-            a, b = (at[e.login] for e in task.entrants)
-            win = 0 if rng.random() < 1 / (1 + 10 ** ((strength[b] - strength[a]) / 400)) else 1
-            store[task.key] = GameRecord(game="priemspel", settings=task.settings, seed=task.seed,
-                                         players=[PlayerRecord(e.login, e.sha256) for e in task.entrants],
-                                         winner=win, scores=(1.0 - win, float(win)), places=(1 + win, 2 - win))
+        play(progress.pending, at, strength, rng, store)
     assert checked > 100, "the planner went past the opening"
     assert len(progress.unsettled) < 30, "some students settled"
     assert progress.stopped in ("budget", "settled")
