@@ -293,7 +293,7 @@ def _encode_flat(values: list[Any], object_fields: Callable[[Any], Any]) -> list
     :func:`encode_value`, as it would; ``None`` if they are anything else (the walk then does it)."""
     out: list[Any] = []
     for v in values:
-        if _all_plain((v,)):
+        if _plain(v):
             out.append(v)
             continue
         described = object_fields(v)
