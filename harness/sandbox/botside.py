@@ -183,7 +183,6 @@ def _remove() -> None:
         shutil.rmtree(built[2], ignore_errors=True)
 
 
-
 def _at_fork_child() -> None:
     # A fork while another thread held a lock (a Dask worker, a test's subprocess) must not
     # leave the child waiting for it for ever.
