@@ -23,7 +23,12 @@ thread, for the rest of its life:
   directory; POSIX shared memory (``_posixshmem``: ``shm_open``); scheduler and priority
   changes (``sched_setscheduler``, ``sched_setparam``, ``setpriority``/``nice`` upwards,
   another process's CPU affinity), which root could otherwise use to starve the opponent;
-* more threads than the cap (``threading`` and ``_thread``).
+* more threads than the cap (``threading`` and ``_thread``);
+* signals by other routes (``os.pidfd_open`` of another process, ``signal.pidfd_send_signal``
+  to anything but itself: no audit event, so wrapped), asking for SIGIO (``fcntl.fcntl`` with
+  ``F_SETOWN``/``F_SETOWN_EX``/``F_SETSIG``, or ``O_ASYNC``), every ``fcntl.ioctl`` but
+  :data:`IOCTLS_ALLOWED`, and another process's ``/proc/<pid>`` entries (``os.readlink``
+  raises no audit event: wrapped).
 
 A refused action raises :class:`Forbidden` inside the bot *and* is recorded, so the call ends
 with the verdict ``forbidden`` even if the bot catches the exception.
@@ -76,6 +81,14 @@ HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "_harness_bote
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)
+# fcntl commands that make the kernel signal a process chosen by the caller (SIGIO or another).
+FCNTL_SIGNAL = {8: "F_SETOWN", 15: "F_SETOWN_EX", 10: "F_SETSIG"}
+F_SETFL = 4
+O_ASYNC = getattr(os, "O_ASYNC", 0o20000)
+# The ioctls a bot may make: they only read (bytes waiting on a descriptor, the terminal's size,
+# a file's attribute flags). Everything else is refused: FS_IOC_SETFLAGS (immutable files),
+# FIOASYNC/FIOSETOWN/SIOCSPGRP (SIGIO), TIOCSTI (typing into a terminal) ...
+IOCTLS_ALLOWED = {0x541B: "FIONREAD", 0x5413: "TIOCGWINSZ", 0x80086601: "FS_IOC_GETFLAGS"}
 _HERE_FILE = os.path.abspath(__file__)
 _IMPORTLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep + "importlib" + os.sep
 
@@ -108,6 +121,7 @@ class Guard:
         self.violation: str | None = None  # the first refusal not yet reported
         self.own_pid = os.getpid()
         self._handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
+        self._judging: set[int] = set()  # threads in a judge of the guard's own: their calls are not judged
 
     # ---- set-up ---------------------------------------------------------------------------
     def install(self) -> None:
@@ -133,6 +147,8 @@ class Guard:
         handlers["resource.setrlimit"] = lambda args: "changing the sandbox's limits (resource.setrlimit)"
         handlers["resource.prlimit"] = lambda args: "changing the sandbox's limits (resource.prlimit)"
         handlers["object.__setattr__"] = self._setattr
+        handlers["fcntl.fcntl"] = _fcntl
+        handlers["fcntl.ioctl"] = _ioctl
         self._handlers = handlers
         sys.addaudithook(self._hook)
         self._wrap_process_and_threads()
@@ -161,6 +177,17 @@ class Guard:
         sys.meta_path.insert(0, _ImportPolicy(self))  # importlib.import_module raises no "import" event
         self.armed = True
 
+    def judging(self, judge: Callable[..., Any], *args: Any) -> Any:
+        """``judge(*args)``, whose own file reads and links are not judged (it runs once per thread)."""
+        me = _thread.get_ident()
+        if me in self._judging:
+            return None
+        self._judging.add(me)
+        try:
+            return judge(*args)
+        finally:
+            self._judging.discard(me)
+
     def take_violation(self) -> str | None:
         """The first refusal since the last call of this method, if any."""
         found, self.violation = self.violation, None
@@ -168,7 +195,7 @@ class Guard:
 
     # ---- the hook -------------------------------------------------------------------------
     def _hook(self, event: str, args: tuple[Any, ...]) -> None:
-        if not self.armed:
+        if not self.armed or (self._judging and _thread.get_ident() in self._judging):
             return
         handler = self._handlers.get(event)
         if handler is None:
@@ -265,6 +292,9 @@ class Guard:
             return "?"
 
     def _open(self, args: tuple[Any, ...]) -> str | None:
+        other = self._other_proc(args[0])
+        if other is not None:
+            return other
         path = self._path(args[0])
         if path is None:
             return None
@@ -287,6 +317,9 @@ class Guard:
         return None
 
     def _read(self, event: str, args: tuple[Any, ...], index: int) -> str | None:
+        other = self._other_proc(args[index] if len(args) > index and args[index] is not None else ".")
+        if other is not None:
+            return other
         path = self._path(args[index] if len(args) > index and args[index] is not None else ".")
         if path is None or _inside(path, self.read_roots):
             return None
@@ -327,6 +360,31 @@ class Guard:
         if pid == self.own_pid or pid == os.getpid():
             return None
         return f"signalling another process (os.kill({pid}, {args[1] if len(args) > 1 else '?'}))"
+
+    def _other_proc(self, value: Any, dir_fd: Any = None) -> str | None:
+        """A reason if ``value`` names something under another process's ``/proc/<pid>``.
+
+        Judged on the path with its last component unresolved: ``/proc/<pid>/cwd`` is a link
+        whose target is the other process's folder, and a link of the bot's own to
+        ``/proc/<pid>`` is followed.
+        """
+        if isinstance(value, int) or value is None:
+            return None
+        try:
+            name = os.fsdecode(value)
+            if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(name):
+                name = os.path.join(_fd_path(dir_fd), name)
+            head, tail = os.path.split(os.path.abspath(name))
+            path = os.path.join(os.path.realpath(head), tail)
+        except (TypeError, ValueError, OSError):
+            return None
+        parts = path.split(os.sep)
+        if len(parts) < 3 or parts[1] != "proc":
+            return None
+        pid = parts[2]
+        if not pid.isdigit() or int(pid) in (self.own_pid, os.getpid()):
+            return None  # /proc/self, /proc/thread-self and its own pid resolve to its own number
+        return f"reading another process's /proc entries ({path!r})"
 
     def _setattr(self, args: tuple[Any, ...]) -> str | None:
         target = args[0] if args else None
@@ -392,21 +450,52 @@ class Guard:
         refusing("setpriority", lambda which, who, prio, *a, **k: f"changing a priority (os.setpriority({which}, "
                  f"{who}, {prio}))" if prio < 0 or which != os.PRIO_PROCESS or other(who) else None)
         refusing("nice", lambda inc, *a, **k: f"raising its priority (os.nice({inc}))" if inc < 0 else None)
+        # os.readlink raises no audit event: another process's /proc links (cwd, root, exe, fd/N)
+        # name its folders and files. (Its judge's own os.path.realpath calls are not judged.)
+        refusing("readlink", lambda path, *, dir_fd=None: guard.judging(guard._other_proc, path, dir_fd))
+        # os.pidfd_open and signal.pidfd_send_signal raise no audit event (Python 3.11).
+        refusing("pidfd_open", lambda pid, *a, **k: f"signalling another process (os.pidfd_open({pid}))"
+                 if other(pid) else None)
         refusing("sched_setaffinity", lambda pid, mask, *a, **k: f"changing another process's CPUs "
                  f"(os.sched_setaffinity({pid}, ...))" if other(pid) else None)
         for module in (os, posix):
             for name, function in wrapped.items():
                 setattr(module, name, function)
+        self._wrap_pidfd_send_signal()
 
         create_builtin = _imp.create_builtin
 
         def create(spec: Any) -> Any:
             name = getattr(spec, "name", "")
-            if guard.armed and name in ("posix", "os", *ALWAYS_FORBIDDEN):
+            if guard.armed and name in ("posix", "os", "_signal", *ALWAYS_FORBIDDEN):
                 guard.refuse(f"a fresh copy of the built-in module {name!r}")
             return create_builtin(spec)
 
         _imp.create_builtin = create
+
+    def _wrap_pidfd_send_signal(self) -> None:
+        """Refuse ``signal.pidfd_send_signal`` to any process but the bot's own.
+
+        A pidfd (or a descriptor of a ``/proc/<pid>`` folder, which the call takes too) names
+        its process in ``/proc/self/fdinfo``; one that names none is refused.
+        """
+        guard = self
+        try:
+            import _signal
+        except ImportError:  # pragma: no cover - not POSIX
+            return
+        original = getattr(_signal, "pidfd_send_signal", None)
+        if original is None:
+            return
+
+        def pidfd_send_signal(pidfd: int, sig: int, *args: Any, **kwargs: Any) -> Any:
+            if guard.armed and guard.judging(_pidfd_pid, pidfd) not in (guard.own_pid, os.getpid()):
+                guard.refuse(f"signalling another process (signal.pidfd_send_signal({pidfd}, {sig}))")
+            return original(pidfd, sig, *args, **kwargs)
+
+        for module in (_signal, sys.modules.get("signal")):
+            if module is not None:
+                module.pidfd_send_signal = pidfd_send_signal  # type: ignore[attr-defined]
 
     def _wrap_process_and_threads(self) -> None:
         guard = self
@@ -435,6 +524,39 @@ class Guard:
         threading = sys.modules.get("threading")
         if threading is not None:
             threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
+
+
+def _fcntl(args: tuple[Any, ...]) -> str | None:
+    """Judge ``fcntl.fcntl(fd, cmd, arg)``: nothing that makes the kernel signal a process."""
+    fd, cmd, arg = (tuple(args) + (None, None, None))[:3]
+    if cmd in FCNTL_SIGNAL:
+        return f"asking for signals on a descriptor (fcntl.fcntl({fd}, {FCNTL_SIGNAL[cmd]}, ...))"
+    if cmd == F_SETFL and isinstance(arg, int) and arg & O_ASYNC:
+        return f"asking for signals on a descriptor (fcntl.fcntl({fd}, F_SETFL, O_ASYNC))"
+    return None
+
+
+def _ioctl(args: tuple[Any, ...]) -> str | None:
+    """Judge ``fcntl.ioctl(fd, request, ...)``: only the requests that read (:data:`IOCTLS_ALLOWED`)."""
+    fd, request = (tuple(args) + (None, None))[:2]
+    if isinstance(request, int) and (request & 0xFFFFFFFF) in IOCTLS_ALLOWED:
+        return None
+    shown = f"{request:#x}" if isinstance(request, int) else repr(request)
+    return f"an ioctl (fcntl.ioctl({fd}, {shown}, ...))"
+
+
+def _pidfd_pid(fd: Any) -> int | None:
+    """The process a pidfd (or a ``/proc/<pid>`` folder's descriptor) stands for, if it names one."""
+    try:
+        with open(f"/proc/self/fdinfo/{int(fd)}", "rb") as info:
+            for line in info.read(4096).splitlines():
+                if line.startswith(b"Pid:"):
+                    return int(line.split()[1])
+        target = os.readlink(f"/proc/self/fd/{int(fd)}")
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+    parts = target.split("/")
+    return int(parts[2]) if len(parts) == 3 and parts[1] == "proc" and parts[2].isdigit() else None
 
 
 def _fd_path(fd: int) -> str:

