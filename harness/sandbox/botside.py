@@ -40,6 +40,7 @@ import threading
 import warnings
 from pathlib import Path
 
+from harness.sandbox.remove import remove_or_report
 from harness.sandbox.stale import LIB_PREFIX
 
 HERE = Path(__file__).parent
@@ -74,7 +75,7 @@ def folder() -> Path:
         if built is not None and built[0] == os.getpid() and built[1] == signature and built[2].is_dir():
             return built[2]
         if built is not None and built[0] == os.getpid():
-            shutil.rmtree(built[2], ignore_errors=True)  # a source changed: this copy is stale
+            remove_or_report(built[2])  # a source changed: this copy is stale
         path = _build()
         if built is None or built[0] != os.getpid():  # first build in this process (a fork inherits none)
             atexit.register(_remove)
@@ -171,7 +172,7 @@ def _build() -> Path:
                                    invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
         _read_only(path)
     except BaseException:
-        shutil.rmtree(path, ignore_errors=True)
+        remove_or_report(path)
         raise
     return path
 
@@ -180,7 +181,7 @@ def _remove() -> None:
     """Delete this process's folder (at exit)."""
     built = _built
     if built is not None and built[0] == os.getpid():
-        shutil.rmtree(built[2], ignore_errors=True)
+        remove_or_report(built[2])
 
 
 def _at_fork_child() -> None:

@@ -4,7 +4,9 @@ By the time :meth:`harness.sandbox.process.BotProcess.close` hands them over, ev
 the bot was sent SIGKILL (its cgroup's tasks, its process group, its worker) and bubblewrap
 was reaped. What is left takes time, not decisions: the killed tasks leave the cgroup a moment
 later (a cgroup can only be removed empty), and the folder's files are deleted. One background
-thread per harness process does both, so the game's thread goes on to its next game.
+thread per harness process does both, so the game's thread goes on to its next game. The
+thread never dies: a folder it cannot delete (:mod:`harness.sandbox.remove`) or any other
+failure is one line on stderr, and it goes on with the next job.
 
 :func:`settle` waits until everything handed over is gone; it runs at exit, and a check that
 nothing of a bot survived calls it first.
@@ -14,12 +16,13 @@ from __future__ import annotations
 
 import atexit
 import os
-import shutil
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from harness.sandbox.cgroup import BotCgroup
+from harness.sandbox.remove import remove_or_report
 
 _cond = threading.Condition()
 _jobs: list[Callable[[], None]] = []
@@ -36,7 +39,7 @@ def later(cgroup: BotCgroup | None, folder: Path | None) -> None:
         if cgroup is not None:
             cgroup.remove()
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_or_report(folder)  # iterative, flags cleared; what it cannot remove: one line
 
     with _cond:
         if _owner != os.getpid():  # a forked child: its parent's thread is not here
@@ -59,6 +62,8 @@ def _run() -> None:
             job = _jobs.pop(0)
         try:
             job()
+        except Exception as exc:  # noqa: BLE001 - the thread must outlive any one folder or cgroup
+            print(f"harness: warning: cleanup after a bot failed ({type(exc).__name__}: {exc})", file=sys.stderr)
         finally:
             with _cond:
                 _busy -= 1

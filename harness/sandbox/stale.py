@@ -9,9 +9,11 @@ owner's pid, so a later harness can tell them from those of a harness still runn
 from __future__ import annotations
 
 import os
-import shutil
+import sys
 import tempfile
 from pathlib import Path
+
+from harness.sandbox.remove import remove_or_report
 
 DIR_PREFIX = "harness-bot-"
 LIB_PREFIX = "harness-lib-"  # harness.sandbox.botside's folders
@@ -32,16 +34,29 @@ def owner_alive(pid: int) -> bool:
 
 
 def sweep_stale_dirs() -> int:
-    """Delete the bots' temporary folders (and bot-side files) whose owning harness is gone; how many."""
+    """Delete the bots' temporary folders (and bot-side files) whose owning harness is gone; how many.
+
+    Never raises: what cannot be removed (a mount, a flag it cannot clear) is one line on
+    stderr per folder, and the run goes on (a bot's leftovers never cost a later game).
+    """
     removed = 0
     root = tempfile.gettempdir()
-    for name in os.listdir(root):
+    try:
+        names = os.listdir(root)
+    except OSError as exc:
+        print(f"harness: warning: cannot list {root} for leftovers of killed harnesses ({exc})", file=sys.stderr)
+        return 0
+    for name in names:
         parts = name.split("-")
         if not name.startswith((DIR_PREFIX, LIB_PREFIX)) or len(parts) < 4 or not parts[2].isdigit():
             continue
-        if owner_alive(int(parts[2])):
-            continue  # its folder is in use
-        shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+        try:
+            if owner_alive(int(parts[2])):
+                continue  # its folder is in use
+            remove_or_report(os.path.join(root, name))
+        except Exception as exc:  # noqa: BLE001 - a leftover must never stop a run
+            print(f"harness: warning: cannot remove {os.path.join(root, name)} ({exc})", file=sys.stderr)
+            continue
         removed += 1
     return removed
 

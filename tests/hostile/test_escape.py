@@ -7,7 +7,9 @@ reason; its opponent is ``ok``; the store, the other submission and the target a
 process, cgroup or folder of the bot survives.
 
 Groups (by file name): ``escape_*`` signals and ``/proc`` links the guard now judges (pidfds,
-SIGIO, ioctls), ``folder_*`` the 64 MiB cap on the working folder in every mode.
+SIGIO, ioctls), ``folder_*`` the 64 MiB cap on the working folder in every mode,
+``cleanup_*`` folders no cleanup could remove before (the fixture ``no_leftovers`` checks that
+they are gone).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ ESCAPE: dict[str, Case] = {
     "escape_proc_via_link": Case(V.FORBIDDEN, r"^reading another process's /proc entries \('/proc/\d+/root'\) is "
                                  r"not allowed" + WHERE),
     "escape_allowed_ok": Case(V.OK, r"^$"),  # its own /proc links, FIONREAD, F_GETFL stay legal
+    # what a bot leaves in its folder is removed all the same (no_leftovers checks it)
+    "cleanup_deep_chain": Case(V.OK, r"^$"),  # 3,000 folders deep: removed iteratively
+    "cleanup_disarmed_immutable": Case(V.OK, r"^$"),  # flags it set as root are cleared, then removed
 }
 
 
