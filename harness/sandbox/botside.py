@@ -19,10 +19,16 @@ costs about 0.9 ms alone): the game's bot API folder, copied into ``api/`` of th
 with checked-hash pycs (:func:`botapi`), and the submission's own modules, compiled once per
 harness process and written beside them into each game's code folder (:func:`bytecode`).
 
-The folder is read-only to bots (bound read-only under bubblewrap; owned by the harness and
-not writable by a bot's uid in plain mode). It is rebuilt when a source changes (checked at
-every start: one ``stat`` per file), removed when the harness process exits, and one left by a
-harness that was killed is removed by the next (:func:`harness.sandbox.stale.sweep_stale_dirs`).
+The folder is read-only to bots (bound read-only under bubblewrap; owned by the harness, files
+0444 and folders 0755, so a bot's own uid cannot write it in plain mode). It is *sealed*: after
+every change the harness makes, the identity of each entry (inode, size, mtime and ctime, which
+no write can leave as it was) is recorded, and every start checks it (:func:`_seal`: one
+``lstat`` per entry, about 30). A folder that changed behind the harness's back (a bot that
+ran as root with its guard disarmed) is never handed to another bot: a fresh one is built
+and the changed one is kept aside until exit (bots still running may import from it). It is
+rebuilt when a source changes (one ``stat`` per file), removed when the harness process exits,
+and one left by a harness that was killed is removed by the next
+(:func:`harness.sandbox.stale.sweep_stale_dirs`).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import marshal
 import os
 import py_compile
 import shutil
+import stat
 import tempfile
 import threading
 import warnings
@@ -53,6 +60,9 @@ SCRIPT = "worker.pyc"
 
 _lock = threading.Lock()
 _built: tuple[int, tuple[tuple[int, int], ...], Path] | None = None  # (owner pid, sources' stat, folder)
+_sealed: dict[Path, tuple[tuple[str, int, int, int, int, int], ...]] = {}  # folder -> its entries as built
+_retired: list[Path] = []  # folders found changed: removed at exit, never handed out again
+tampered = 0  # how many times a changed folder was found (for tests and doctor)
 _apis: dict[Path, tuple[Path, tuple[tuple[str, int, int], ...], Path]] = {}  # source -> (folder, stat, copy)
 _copies = itertools.count()
 MAX_COMPILED = 256 << 10  # a submission's module larger than this is compiled in the sandbox, as before
@@ -68,16 +78,24 @@ def _signature() -> tuple[tuple[int, int], ...]:
 
 def folder() -> Path:
     """The folder of compiled bot-side files for this process, made (or remade) if needed."""
-    global _built
+    global _built, tampered
     signature = _signature()
     with _lock:
         built = _built
         if built is not None and built[0] == os.getpid() and built[1] == signature and built[2].is_dir():
-            return built[2]
-        if built is not None and built[0] == os.getpid():
+            if _sealed.get(built[2]) == _seal(built[2]):
+                return built[2]
+            tampered += 1  # changed behind our back: never hand it to a bot again
+            _retired.append(built[2])
+            _sealed.pop(built[2], None)
+            for source in [s for s, known in _apis.items() if known[0] == built[2]]:
+                del _apis[source]
+        elif built is not None and built[0] == os.getpid():
             remove_or_report(built[2])  # a source changed: this copy is stale
         path = _build()
+        _sealed[path] = _seal(path)
         if built is None or built[0] != os.getpid():  # first build in this process (a fork inherits none)
+            _retired.clear()
             atexit.register(_remove)
         _built = (os.getpid(), signature, path)
         return path
@@ -110,6 +128,7 @@ def botapi(source: Path) -> Path:
         compileall.compile_dir(target, quiet=2, optimize=0,
                                invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
         _read_only(target.parent.parent)
+        _sealed[lib] = _seal(lib)
         _apis[source] = (lib, signature, target)
         return target
 
@@ -148,6 +167,23 @@ def bytecode(source: bytes) -> bytes | None:
         return data
 
 
+def _seal(path: Path) -> tuple[tuple[str, int, int, int, int, int], ...]:
+    """Every entry under ``path`` with its inode, mode, size, mtime and ctime (links not followed).
+
+    A write, a new or removed file, a chmod or ``os.utime`` changes a ctime, which only the
+    kernel sets: a copy that matches this was not changed since it was sealed.
+    """
+    found = []
+    stack = [str(path)]
+    while stack:  # iterative: the harness made this folder, but it is cheap to be sure
+        here = stack.pop()
+        st = os.lstat(here)
+        found.append((here, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        if stat.S_ISDIR(st.st_mode):
+            stack.extend(os.path.join(here, name) for name in sorted(os.listdir(here)))
+    return tuple(found)
+
+
 def _read_only(path: Path) -> None:
     """Readable by a bot's own uid (plain mode), writable by none."""
     for root, dirs, files in os.walk(path):
@@ -182,6 +218,8 @@ def _remove() -> None:
     built = _built
     if built is not None and built[0] == os.getpid():
         remove_or_report(built[2])
+        for old in _retired:
+            remove_or_report(old)
 
 
 def _at_fork_child() -> None:

@@ -15,14 +15,19 @@ they are gone).
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from harness.config import load_config
 from harness.match import play_match
 from harness.sandbox.isolation import use_bwrap
-from tests.hostile.conftest import Arena
+from harness.tournament.execute import LocalExecutor, run_job
+from harness.tournament.store import ResultsStore
+from tests.hostile.conftest import HOSTILE, REPO, Arena
 from tests.hostile.test_hostile import BASIS, GAME, LIMITS, MODES, WHERE, Case, V
 
 # bot file (tests/hostile/bots/<name>.py) -> its pinned verdict and reason
@@ -47,6 +52,8 @@ ESCAPE: dict[str, Case] = {
     # what a bot leaves in its folder is removed all the same (no_leftovers checks it)
     "cleanup_deep_chain": Case(V.OK, r"^$"),  # 3,000 folders deep: removed iteratively
     "cleanup_disarmed_immutable": Case(V.OK, r"^$"),  # flags it set as root are cleared, then removed
+    # the shared compiled files: a later bot never gets a changed copy (test_a_rewritten_api_...)
+    "shared_rewrite_api": Case(V.OK, r"^$"),
 }
 
 
@@ -70,3 +77,53 @@ def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena,
     else:
         assert record.end == "rules"
     arena.assert_intact()
+
+
+def test_a_rewritten_api_is_never_handed_to_a_later_bot(arena: Arena, no_leftovers: None) -> None:
+    """A bot that disarms the guard and rewrites the shared compiled bot API (it can where it runs
+    as root without bubblewrap): the next bots of this process get a fresh, true copy."""
+    from harness.sandbox import botside
+
+    for mode in ("auto", "plain"):
+        botside.folder()  # (a copy an earlier test's bot changed is replaced here)
+        before = botside.tampered
+        record = play(arena, "shared_rewrite_api", mode)
+        assert [p.verdict for p in record.players] == [V.OK, V.OK], record.players[0].reason
+        rewritten = "api: rewritten" in record.players[0].stdout
+        assert rewritten or not use_bwrap(MODES[mode].get("isolation", "auto")) or "api: Read-only" in \
+            record.players[0].stdout, record.players[0].stdout
+        record = play_match(GAME, [BASIS, BASIS], seed=2, limits=replace(LIMITS, **MODES[mode]))
+        assert [p.verdict for p in record.players] == [V.OK, V.OK], record.players[0].reason
+        api = botside.botapi(GAME.botapi_dir) / "priemspel.py"
+        assert api.read_bytes() == (GAME.botapi_dir / "priemspel.py").read_bytes()
+        assert botside.tampered == before + rewritten
+
+
+def test_a_round_robin_survives_a_bot_that_rewrites_the_api(tmp_path: Path, no_leftovers: None) -> None:
+    """The whole run, in one worker process (one shared folder), in plain mode: the legal players
+    stay ok in every game, before and after the bot's rewrite; nothing is charged to the harness."""
+    subs = tmp_path / "submissions"
+    for login, source in [("rewriter", (HOSTILE / "shared_rewrite_api.py").read_bytes()), ("cat", BASIS),
+                          ("ben", (REPO / "reference_players/priemspel/strategie.py").read_bytes())]:
+        (subs / login).mkdir(parents=True)
+        (subs / login / "player.py").write_bytes(source)
+    config = tmp_path / "tournaments.yaml"
+    config.write_text(textwrap.dedent("""
+        jobs:
+          rr:
+            game: priemspel
+            format: round_robin
+            submissions: submissions
+            settings: [{N: 5}]
+            games: 2
+            workers: 1
+            limits: {init: 5, move: 5, backstop: 4, isolation: plain}
+    """))
+    job = load_config(config).resolve("rr")[0]
+    summary = run_job(job, LocalExecutor(1))
+    assert summary.faults == 0 and summary.played == summary.total
+    with ResultsStore(job.results, lock=False) as store:
+        records = [r for _, r in store.records()]
+    assert len(records) == summary.total >= 6
+    assert all(p.verdict is V.OK for r in records for p in r.players), [
+        (p.login, p.verdict, p.reason) for r in records for p in r.players if p.verdict is not V.OK]
