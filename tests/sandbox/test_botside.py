@@ -71,6 +71,9 @@ def test_a_bot_runs_the_compiled_worker_and_a_stale_pyc_never_runs() -> None:
     os.chmod(copy, 0o644)
     try:  # the source changes, its pyc does not: the import must see the change
         copy.write_bytes(original + b"\nSTALE_CHECK = True\n")
+        # Sealed as if the harness had made the change: the folder's seal would otherwise replace
+        # the whole folder (tests/hostile/test_escape.py), and the pyc's own check is tested here.
+        botside._sealed[lib] = botside._seal(lib)
         with BotProcess(GAME, bot) as b:
             loaded = b.load()
             assert loaded.ok, loaded.reason
@@ -79,6 +82,7 @@ def test_a_bot_runs_the_compiled_worker_and_a_stale_pyc_never_runs() -> None:
     finally:
         copy.write_bytes(original)
         os.chmod(copy, 0o444)
+        botside._sealed[lib] = botside._seal(lib)
 
 
 def test_the_folder_goes_when_the_harness_process_exits(tmp_path: Path) -> None:
