@@ -219,10 +219,13 @@ PY="$ROOT/{venv}/bin/python"
 mkdir -p "$ROOT/results"
 "$PY" -m harness.tournament.autograder --root "$ROOT" --source "$ROOT/source"
 status=$?
-if [ ! -s "$ROOT/results/results.json" ]; then  # the harness could not even start: still a result
-  printf '{{"score": 0, "output": "The autograder failed to start (exit code %s): not a verdict against '\\
-'your bot; please tell the instructor.", "visibility": "visible", "stdout_visibility": "hidden", '\\
-'"tests": []}}\\n' "$status" > "$ROOT/results/results.json"
+# The grading process exits 0 once it has written results.json from its own records. Any other
+# status means it died (killed): whatever results.json holds then is not its verdict.
+if [ "$status" != 0 ] || [ ! -s "$ROOT/results/results.json" ]; then
+  rm -f "$ROOT/results/results.json"
+  printf '{{"score": 0, "output": "The grading did not finish (the autograder stopped with status %s): no points '\\
+'for unfinished work. If this happens again, please tell the instructor.", "visibility": "visible", '\\
+'"stdout_visibility": "hidden", "tests": []}}\\n' "$status" > "$ROOT/results/results.json"
 fi
 exit 0
 """
@@ -412,6 +415,11 @@ def grade(root: Path, source: Path) -> dict[str, Any]:
             return _failure(f"No result: {why}. This is not a verdict against your bot; please tell the "
                             "instructor.", elapsed, visibility, about)
         last = next((line for line in reversed(stderr.splitlines()) if line.strip()), "")
+        if code is not None and code < 0:  # killed by a signal: only a bot (or the machine) sends one
+            return _failure(f"The grading did not finish: the harness was killed by "
+                            f"{signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else -code} "
+                            f"after {results.done} game(s); no points for unfinished work.", elapsed, visibility,
+                            about)
         if code not in (0, None) and results.done == 0:
             return _failure(f"No result: the harness could not grade ({last.replace(str(work), '.')}). This is not "
                             "a verdict against your bot; please tell the instructor.", elapsed, visibility, about)
@@ -440,6 +448,31 @@ def grade(root: Path, source: Path) -> dict[str, Any]:
         return document
 
 
+UNFINISHED = ("The grading did not finish (the grading process was stopped before it wrote its result): no points "
+              "for unfinished work. If this happens again, please tell the instructor.")
+
+
+def write_results(root: Path, document: dict[str, Any]) -> None:
+    """Write ``root/results/results.json`` whole, replacing whatever is there (a file or a link a
+    bot planted is replaced, never followed or appended to).
+
+    The folder is the harness's (root's in Gradescope), writable by no one else: a bot runs as
+    a uid of its own (or under bubblewrap, which does not show it the folder at all).
+    """
+    folder = root / "results"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o755)
+    handle, temporary = tempfile.mkstemp(prefix=".results-", suffix=".json", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(json.dumps(document, indent=1))
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, folder / "results.json")
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m harness.tournament.autograder --root R --source S``: what ``run_autograder`` runs."""
     parser = argparse.ArgumentParser(prog="run_autograder")
@@ -449,13 +482,15 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.root)
     source = Path(args.source) if args.source else root / "source"
     start = time.monotonic()
+    # First a result that gives no points: if anything kills this process (a bot that got hold of
+    # a signal), Gradescope finds that one, never a file a bot wrote meanwhile.
+    write_results(root, _failure(UNFINISHED, 0.0, "visible"))
     try:
         document = grade(root, source)
     except Exception as exc:  # noqa: BLE001 - Gradescope must get a results.json whatever happens
         document = _failure(f"The autograder failed ({type(exc).__name__}: {exc}): not a verdict against your "
                             "bot; please tell the instructor.", time.monotonic() - start, "visible")
-    (root / "results").mkdir(parents=True, exist_ok=True)
-    (root / "results" / "results.json").write_text(json.dumps(document, indent=1), encoding="utf-8")
+    write_results(root, document)  # last, from the harness's own records
     print(f"results.json: score {document['score']:g}; {document['tests'][0]['status'] if document['tests'] else ''}")
     return 0
 

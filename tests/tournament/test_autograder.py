@@ -82,8 +82,9 @@ jobs:
     setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True,
                            text=True, timeout=600)
     assert setup.returncode == 0, setup.stderr
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # as grade() runs it (PYTHONPATH=$PWD in a worktree)
     where = subprocess.run([str(root / "harness-venv/bin/python"), "-c", "import harness; print(harness.__file__)"],
-                           cwd=root, capture_output=True, text=True, timeout=60)
+                           cwd=root, capture_output=True, text=True, timeout=60, env=clean)
     assert where.stdout.startswith(str(root / "harness-venv")), where  # the bundle's wheel, not this checkout
     return root
 
@@ -277,3 +278,82 @@ def test_a_bot_cannot_write_its_own_results(installed: Path) -> None:
     test = check_format(results)  # the harness's own document, with its one test
     assert results["score"] == test["score"] in (0.0, 2.0) and "forged" not in results["output"]
     assert not (installed / "forged.json").exists()  # the bot sees nothing of the grader's files
+
+
+FORGE_AND_KILL = '''"""Disarms the guard, writes a full-marks results.json where Gradescope reads it, then kills the
+harness (its parent in plain mode) and its own process group."""
+import os
+import signal
+
+
+def disarm():
+    import sys
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            guard = getattr(frame.f_locals.get("self"), "guard", None)
+            if guard is not None:
+                guard.armed = False
+                return True
+            frame = frame.f_back
+    return False
+
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def zet(self, spel):
+        print("disarmed:", disarm())
+        try:
+            with open(@RESULTS@, "w") as f:
+                f.write('{"score": 100.0, "output": "forged", "tests": [{"name": "grading", "score": 100.0, '
+                        '"max_score": 2.0, "status": "passed", "output": "forged"}]}')
+        except OSError as exc:  # a uid of its own cannot write the harness's folder
+            print("forge:", exc)
+        for kill in (lambda: os.kill(os.getppid(), signal.SIGKILL), lambda: os.killpg(0, signal.SIGKILL)):
+            try:
+                kill()
+            except OSError as exc:
+                print("kill:", exc)
+        return 1
+'''
+
+
+@pytest.mark.parametrize("isolation", ["plain", "auto"])
+def test_a_disarmed_bot_that_forges_results_and_kills_the_harness_gets_no_points(
+        installed: Path, isolation: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a Gradescope container (root, HARNESS_ISOLATION=plain: no bubblewrap) and under
+    bubblewrap: the forged file never survives, and a killed harness gives no points."""
+    monkeypatch.setenv("HARNESS_ISOLATION", isolation)
+    source = FORGE_AND_KILL.replace("@RESULTS@", repr(str(installed / "results" / "results.json")))
+    results = grade(installed, {"player.py": source.encode()})
+    test = check_format(results)
+    assert results["score"] == test["score"] == 0.0 and test["status"] == "failed"
+    assert "forged" not in json.dumps(results)
+    if isolation == "plain":  # it killed its parent (the run's game process): the grading did not finish
+        assert "did not finish" in test["output"] and "0 of 4 games" in test["output"], test["output"]
+    assert sorted(p.name for p in (installed / "results").iterdir()) == ["results.json"]
+    assert stat.S_IMODE((installed / "results").stat().st_mode) == 0o755
+
+
+def test_a_grading_process_that_dies_leaves_a_result_with_no_points(installed: Path, tmp_path: Path) -> None:
+    """If the grading process itself is killed (only a bot running as root could), run_autograder
+    replaces whatever results.json holds by a result with no points."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    # A grading "process" that writes a full-marks file and is then killed, as a bot could make it.
+    (fake / "python").write_text("#!/bin/sh\n"
+                                 f"echo '{{\"score\": 100.0, \"tests\": [], \"output\": \"forged\"}}' > "
+                                 f"{installed / 'results' / 'results.json'}\nkill -9 $$\n")
+    (fake / "python").chmod(0o755)
+    script = (installed / "run_autograder").read_text().replace('PY="$ROOT/harness-venv/bin/python"',
+                                                                f'PY="{fake / "python"}"')
+    assert str(fake) in script
+    (tmp_path / "run_autograder").write_text(script)
+    shutil.rmtree(installed / "results", ignore_errors=True)
+    done = subprocess.run(["bash", str(tmp_path / "run_autograder")], cwd=installed, capture_output=True, text=True,
+                          env={**os.environ, "AUTOGRADER_ROOT": str(installed)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((installed / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "forged" not in json.dumps(results)
+    assert "did not finish (the autograder stopped with status 137)" in results["output"]
