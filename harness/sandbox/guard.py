@@ -292,9 +292,7 @@ class Guard:
             return "?"
 
     def _open(self, args: tuple[Any, ...]) -> str | None:
-        other = self._other_proc(args[0])
-        if other is not None:
-            return other
+        # (another process's /proc entries: outside every root, refused below with their path)
         path = self._path(args[0])
         if path is None:
             return None
@@ -317,9 +315,6 @@ class Guard:
         return None
 
     def _read(self, event: str, args: tuple[Any, ...], index: int) -> str | None:
-        other = self._other_proc(args[index] if len(args) > index and args[index] is not None else ".")
-        if other is not None:
-            return other
         path = self._path(args[index] if len(args) > index and args[index] is not None else ".")
         if path is None or _inside(path, self.read_roots):
             return None

@@ -40,6 +40,7 @@ from harness.sandbox.static import submitted
 from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.spawn import spawn
 from harness.sandbox.turns import OwnClock, Turns
+from harness.sandbox.workcap import WorkCap
 from harness.submission import MAIN, Submission
 
 WORKER = Path(__file__).with_name("worker.py")  # the source; bots run it compiled (botside.script())
@@ -89,6 +90,7 @@ class BotProcess:
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
+        self.workcap: WorkCap | None = None  # plain mode: the parent holds the working folder's cap
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -145,6 +147,8 @@ class BotProcess:
         elif sys.platform.startswith("linux"):
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
         self.turns = Turns(self._worker_pid, self.cgroup, self.bwrap, lambda sig: self._signal(sig, group=False))
+        if not self.bwrap and self.root is not None:  # (bubblewrap: the folder is a tmpfs of that size)
+            self.workcap = WorkCap(self.root / "work", self.limits.work_bytes, self._worker_pid)
         if sys.platform.startswith("linux"):
             # The bot's thread (the main one, tid = pid) and any it starts, not the worker's clock:
             # its other thread now, before any bot code has run (procfs.clock_threads).
@@ -330,6 +334,11 @@ class BotProcess:
         if isinstance(outcome, CallResult):
             outcome.wall, outcome.cpu = wall, measured
             return outcome
+        over = self.workcap.check() if self.workcap is not None else None
+        if over is not None:  # what it wrote counts before what it answered
+            self._kill()
+            self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=over, wall=wall, cpu=measured)
+            return self.dead
         result = self._judge(outcome, what, limit, wall, measured)
         if self.clock is not None and self.clock.credit:  # as judged: never more than leaves the bot its CPU
             result.waited = wall - self.clock.own(wall, measured)
@@ -382,6 +391,13 @@ class BotProcess:
                 if used > cpu_cap:
                     return "cpu"
                 until = min(until, now + max(0.005, (cpu_cap - used) / NCPU))
+            if self.workcap is not None:  # plain mode: the folder is measured during the call too
+                over = self.workcap.poll(now)
+                if over is not None:
+                    self._kill()
+                    self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=over)
+                    return self.dead
+                until = min(until, self.workcap.next_at)
             frame = self._read_reply(until)
             if frame is not None:
                 return frame

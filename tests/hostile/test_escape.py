@@ -50,8 +50,19 @@ ESCAPE: dict[str, Case] = {
                                  r"not allowed" + WHERE),
     "escape_allowed_ok": Case(V.OK, r"^$"),  # its own /proc links, FIONREAD, F_GETFL stay legal
     # what a bot leaves in its folder is removed all the same (no_leftovers checks it)
-    "cleanup_deep_chain": Case(V.OK, r"^$"),  # 3,000 folders deep: removed iteratively
+    "cleanup_deep_chain": Case(V.OK, r"^$",  # 3,000 folders deep: removed iteratively
+                               fallback=(V.FORBIDDEN, r"^the bot's working folder nests folders more than 64 deep "
+                                                      r"\(the cap on its folder\)$")),
     "cleanup_disarmed_immutable": Case(V.OK, r"^$"),  # flags it set as root are cleared, then removed
+    # the working folder's cap: bubblewrap's tmpfs says ENOSPC; in plain mode the parent measures
+    "folder_fill_480": Case(V.EXCEPTION, r"^zet\(\) raised OSError: \[Errno 28\] No space left on device",
+                            limits={"move": 5.0},  # 64 MiB take a while on a loaded disk
+                            fallback=(V.FORBIDDEN, r"^the bot's working folder grew past 64 MiB \(\d+ MiB "
+                                                   r"written; the cap on its folder\)$")),
+    "folder_many_files": Case(V.OK, r"^$", limits={"move": 5.0},
+                              fallback=(V.FORBIDDEN, r"^the bot's working folder holds more than 1000 files and "
+                                                     r"folders \(the cap on its folder\)$")),
+    "folder_sparse_ok": Case(V.OK, r"^$"),  # 15 MiB sparse + 8 MiB linked twice: 8 MiB allocated
     # the shared compiled files: a later bot never gets a changed copy (test_a_rewritten_api_...)
     "shared_rewrite_api": Case(V.OK, r"^$"),
 }
@@ -127,3 +138,12 @@ def test_a_round_robin_survives_a_bot_that_rewrites_the_api(tmp_path: Path, no_l
     assert len(records) == summary.total >= 6
     assert all(p.verdict is V.OK for r in records for p in r.players), [
         (p.login, p.verdict, p.reason) for r in records for p in r.players if p.verdict is not V.OK]
+
+
+def test_a_plain_bot_is_stopped_near_the_folder_cap(arena: Arena, no_leftovers: None) -> None:
+    """480 MiB attempted: the parent stops it within a few MiB of the 64 MiB cap, not at 480."""
+    record = play(arena, "folder_fill_480", "plain")
+    me = record.players[0]
+    assert (me.verdict, record.players[1].verdict) == (V.FORBIDDEN, V.OK), me.reason
+    reached = max(int(n) for n in me.stdout.split())
+    assert 60 <= reached < 96, reached  # MiB written when it was killed (its last report may lag a write)
