@@ -59,6 +59,10 @@ ESCAPE: dict[str, Case] = {
                             limits={"move": 5.0},  # 64 MiB take a while on a loaded disk
                             fallback=(V.FORBIDDEN, r"^the bot's working folder grew past 64 MiB \(\d+ MiB "
                                                    r"written; the cap on its folder\)$")),
+    "folder_mmap_fill": Case(V.CRASH, r"^the bot's process was killed by SIGBUS during zet\(\)$",  # tmpfs full
+                             limits={"move": 5.0},
+                             fallback=(V.FORBIDDEN, r"^the bot's working folder grew past 64 MiB \(\d+ MiB "
+                                                    r"written; the cap on its folder\)$")),
     "folder_many_files": Case(V.OK, r"^$", limits={"move": 5.0},
                               fallback=(V.FORBIDDEN, r"^the bot's working folder holds more than 1000 files and "
                                                      r"folders \(the cap on its folder\)$")),

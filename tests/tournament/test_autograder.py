@@ -333,7 +333,9 @@ def test_a_disarmed_bot_that_forges_results_and_kills_the_harness_gets_no_points
     if isolation == "plain":  # it killed its parent (the run's game process): the grading did not finish
         assert "did not finish" in test["output"] and "0 of 4 games" in test["output"], test["output"]
     assert sorted(p.name for p in (installed / "results").iterdir()) == ["results.json"]
-    assert stat.S_IMODE((installed / "results").stat().st_mode) == 0o755
+    # Only the harness writes there: a bot's own uid (the uid drop) can read, not write.
+    for path, mode in ((installed / "results", 0o755), (installed / "results" / "results.json", 0o644)):
+        assert (stat.S_IMODE(path.stat().st_mode), path.stat().st_uid) == (mode, os.geteuid())
 
 
 def test_a_grading_process_that_dies_leaves_a_result_with_no_points(installed: Path, tmp_path: Path) -> None:
