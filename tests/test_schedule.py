@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import pwd
 import shlex
 import shutil
 import sqlite3
@@ -190,3 +191,14 @@ def test_bad_arguments_get_one_line(course: Path, args: list[str], message: str)
     done = harness("schedule", *args, cwd=course)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_a_system_cron_file_names_its_user_and_a_broken_job_is_still_scheduled(course: Path) -> None:
+    shutil.rmtree(course / "subs")  # a fresh server: no submissions yet
+    done = harness("schedule", "nightly", "--format", "cron", "--system", cwd=course)
+    assert done.returncode == 0, done.stderr
+    assert "warning:" in done.stderr and "subs" in done.stderr
+    header, shell, path, line = done.stdout.splitlines()
+    assert header == "# /etc/cron.d/harness-nightly" and (shell, path) == ("SHELL=/bin/sh", "PATH=/usr/bin:/bin")
+    owner = pwd.getpwuid((course / "tournaments.yaml").stat().st_uid).pw_name
+    assert line.split(None, 6)[5] == owner and " run nightly --config " in line

@@ -79,6 +79,8 @@ def plan_of(args: argparse.Namespace) -> Plan:
     config = config_of(args)
     if args.job not in config.names:
         raise UsageError(f"{config.path}: no job named {args.job!r} (jobs: {', '.join(config.names)})")
+    for problem in config.plan(args.job)[1]:  # still scheduled: the run reports it in its log every night
+        print(f"harness schedule: warning: {problem}", file=sys.stderr)
     path = config.path.resolve()
     log = Path(args.log).expanduser().resolve() if args.log else path.parent / "results" / f"{args.job}.log"
     argv, env = harness_argv()
