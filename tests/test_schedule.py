@@ -115,6 +115,8 @@ def test_systemd_units_are_valid_and_absolute(course: Path, tmp_path: Path, scop
     assert ("User" in service["Service"]) == (scope == "--system")  # a system unit says whom it runs as
     assert timer["Timer"]["OnCalendar"] == "*-*-* 06:00:00" and timer["Install"]["WantedBy"] == "timers.target"
     assert "daemon-reload" in done.stderr and "enable --now harness-nightly.timer" in done.stderr
+    assert f"it runs as {service['Service']['User'] if scope == '--system' else pwd.getpwuid(os.getuid()).pw_name}" \
+        in done.stderr
     if shutil.which("systemd-analyze"):
         for name, text in files.items():
             (tmp_path / Path(name).name).write_text(text)

@@ -219,8 +219,9 @@ def cmd_schedule(args: argparse.Namespace) -> int:
     folder = unit_folder(system)
     print(f"# {folder / plan.unit}.service\n{service}\n# {folder / plan.unit}.timer\n{timer}", end="")
     ctl = "systemctl" if system else "systemctl --user"
+    who = user if system else f"{pwd.getpwuid(os.getuid()).pw_name} (your user's systemd)"
     print(f"harness schedule: then `{ctl} daemon-reload && {ctl} enable --now {plan.unit}.timer`"
-          f" (or run this command with --install); logs to {plan.log}", file=sys.stderr)
+          f" (or run this command with --install); it runs as {who} and logs to {plan.log}", file=sys.stderr)
     return 0
 
 
