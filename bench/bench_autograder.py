@@ -26,6 +26,9 @@ import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # this checkout's harness, run as `python bench/bench_autograder.py`
+
+from harness.tournament.autograder import offline_setup_env  # noqa: E402
 STUDENT = {"streky": "reference_players/streky/strong.py", "quoridor": "reference_players/quoridor/waller.py",
            "priemspel": "reference_players/priemspel/strategie.py"}
 CPU = Path("/sys/fs/cgroup/cpu")
@@ -64,8 +67,8 @@ def main() -> None:
                     document = z.read("harness-job.yaml").decode()
                 game = next(line.split(":", 1)[1].strip() for line in document.splitlines()
                             if line.strip().startswith("game:"))
-                env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HARNESS_VENV_OPTIONS": "--system-site-packages",
-                       "PIP_NO_INDEX": "1"}
+                (root / "python-bin").mkdir()
+                env = offline_setup_env(root, root / "python-bin")
                 subprocess.run(["bash", str(root / "source/setup.sh")], check=True, env=env, cwd=root,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 (root / "submission").mkdir()

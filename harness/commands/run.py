@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import datetime
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from harness.cli import UsageError, positive, seconds
@@ -97,7 +100,41 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     return summary
 
 
+def open_log(text: str, what: str) -> None:
+    """Send this process's stdout and stderr (and its children's) to the end of the file ``text``,
+    made with its folders if missing, after a line saying when the run started: a scheduled run
+    needs no shell redirection into a folder that may not exist yet."""
+    path = Path(text).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise UsageError(f"--log {text}: cannot open the log ({exc.strerror})") from None
+    sys.stdout.flush()
+    sys.stderr.flush()
+    for target in (sys.stdout.fileno(), sys.stderr.fileno()):
+        os.dup2(fd, target)
+    os.close(fd)
+    started = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    print(f"=== harness run {what}, started {started}", file=sys.stderr, flush=True)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
+    if not args.log:
+        return run_jobs(args)
+    open_log(args.log, args.job)
+    code: int | str = "an error"
+    try:
+        code = run_jobs(args)
+        return code
+    finally:
+        ended = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+        how = f"ended {ended} with exit code {code}" if isinstance(code, int) else f"stopped {ended} (why: next line)"
+        print(f"=== harness run {args.job}, {how}", file=sys.stderr, flush=True)
+
+
+def run_jobs(args: argparse.Namespace) -> int:
+    """Run ``args.job`` (a job or a group); the exit code."""
     config, jobs, errors = jobs_of(args, strict=False)
     interrupt_on_signals()
     if not jobs:
@@ -141,6 +178,8 @@ def register(sub: Any) -> None:
     run.add_argument("--scheduler-timeout", type=seconds, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10 s)")
     run.add_argument("--quiet", action="store_true", help="no progress bar and no leaderboard")
+    run.add_argument("--log", metavar="FILE", help="append everything the run prints to FILE (made, with its "
+                     "folders, if missing)")
     run.add_argument("--no-self-check", action="store_true",
                      help="skip the timing self-check (a calibration bot) before playing")
     run.set_defaults(func=cmd_run)

@@ -33,6 +33,7 @@ import os
 import re
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import tempfile
@@ -204,6 +205,12 @@ fi
 [ -n "$PY" ] || {{ echo "setup.sh: the harness needs Python 3.11 or later" >&2; exit 1; }}
 # HARNESS_VENV_OPTIONS: e.g. --system-site-packages, to install offline from packages already there.
 "$PY" -m venv ${{HARNESS_VENV_OPTIONS:-}} "$ROOT/{venv}"
+# HARNESS_SITE_PACKAGES: folders of installed packages (':'-separated) the venv sees as well, to
+# install offline where the harness's dependencies are in another environment (a venv, say).
+if [ -n "${{HARNESS_SITE_PACKAGES:-}}" ]; then
+  SITE="$("$ROOT/{venv}/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+  tr ':' '\\n' <<<"$HARNESS_SITE_PACKAGES" > "$SITE/harness-site-packages.pth"
+fi
 # The harness itself into the venv even if a copy is visible from outside it, then what it needs.
 "$ROOT/{venv}/bin/python" -m pip install --quiet --no-deps --force-reinstall "$HERE"/wheels/*.whl
 "$ROOT/{venv}/bin/python" -m pip install --quiet "$HERE"/wheels/*.whl {requirements}
@@ -287,6 +294,26 @@ def build_bundle(job: Job, out: Path, *, budget: float = DEFAULT_BUDGET, memory_
 
 
 # ---- running inside Gradescope ------------------------------------------------------------
+def offline_setup_env(root: Path, bin_dir: Path) -> dict[str, str]:
+    """The environment for a bundle's ``setup.sh`` to install offline under ``root``, from the
+    environment running this interpreter (tests, ``bench/bench_autograder.py``).
+
+    Its venv is made by this interpreter (wrappers in ``bin_dir``, first on PATH under every name
+    setup.sh tries) and sees this environment's packages through ``HARNESS_SITE_PACKAGES``.
+    ``--system-site-packages`` would not do inside a venv: a venv made from a venv sees the base
+    interpreter's packages, not the venv's, and pip then finds no tabulate without an index.
+    """
+    for name in ("python3.13", "python3.12", "python3.11", "python3"):
+        wrapper = bin_dir / name
+        wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+        wrapper.chmod(0o755)
+    user = [site.getusersitepackages()] if site.ENABLE_USER_SITE else []
+    sites = [p for p in (*site.getsitepackages(), *user) if Path(p).is_dir()]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return {**env, "AUTOGRADER_ROOT": str(root), "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+            "HARNESS_SITE_PACKAGES": os.pathsep.join(sites), "PIP_NO_INDEX": "1"}
+
+
 def _job_document(source: Path) -> dict[str, Any]:
     document = yaml.safe_load((source / JOB_FILE).read_text(encoding="utf-8"))
     if not isinstance(document, dict) or "autograder" not in document:

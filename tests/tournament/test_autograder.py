@@ -1,5 +1,6 @@
 """The Gradescope autograder, end to end: ``harness autograder`` writes the zip; its ``setup.sh``
-installs the bundled wheel into a fresh venv (offline: ``--system-site-packages`` and no index);
+installs the bundled wheel into a fresh venv (offline: no index, the dependencies seen from the
+environment running the tests, see :func:`offline_setup_env`);
 its ``run_autograder`` grades real submissions in a temporary ``AUTOGRADER_ROOT`` and writes
 ``results.json`` as Gradescope's specification has it
 (https://gradescope-autograders.readthedocs.io/en/latest/specs/).
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
+from harness.tournament.autograder import offline_setup_env
 from tests.conftest import BOTS, REPO
 
 BASIS = REPO / "reference_players/priemspel/basis.py"
@@ -77,14 +79,12 @@ jobs:
     for name in ("setup.sh", "run_autograder"):
         (root / "source" / name).chmod(0o755)
     shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")  # as Gradescope places it
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "HARNESS_VENV_OPTIONS": "--system-site-packages",
-           "PIP_NO_INDEX": "1"}
+    env = offline_setup_env(root, tmp_path_factory.mktemp("python-bin"))  # see its docstring: works in a venv
     setup = subprocess.run(["bash", str(root / "source" / "setup.sh")], cwd=root, env=env, capture_output=True,
                            text=True, timeout=600)
     assert setup.returncode == 0, setup.stderr
-    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # as grade() runs it (PYTHONPATH=$PWD in a worktree)
     where = subprocess.run([str(root / "harness-venv/bin/python"), "-c", "import harness; print(harness.__file__)"],
-                           cwd=root, capture_output=True, text=True, timeout=60, env=clean)
+                           cwd=root, env=env, capture_output=True, text=True, timeout=60)
     assert where.stdout.startswith(str(root / "harness-venv")), where  # the bundle's wheel, not this checkout
     return root
 
