@@ -1,0 +1,148 @@
+"""``harness similarity``: disguised copies are flagged, independent bots are not, by code and by play.
+
+The copies are made programmatically (:mod:`tests.report.copier`): every identifier the file
+defines renamed, every group of definitions reversed, comments and docstrings stripped, an unused
+function added. The behaviour test plays a real round robin through the sandbox and the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.games import get_game
+from harness.report.similarity import compare, given_code, job_similarity, job_sources
+from harness.report.similarity.code import fingerprint
+from harness.config import load_config
+from tests.conftest import REPO
+from tests.report.copier import disguise
+
+HERE = Path(__file__).resolve().parent
+OWN = HERE / "similarity_bots"
+INDEPENDENT = ["scan", "greedy", "fewest", "centre"]  # Blokovanie bots written separately for this test
+# One reference player per game or per family: the Štreky and Quoridor players share one board
+# core (a player must be a single file), and PriemSpel's basis, Človeče's mean and Blokovanie's
+# random are a few lines of what strategie, eager and max_block do, so those pairs are not
+# independent. Človeče's random and Blokovanie's first_free are left out: fewer own fingerprints
+# than CODE_MIN_SHARED (ten lines), so a copy of them cannot be told from writing them again
+# (their behaviour can: see the round robin below).
+REFERENCES = ["streky/strong.py", "quoridor/waller.py", "blokovanie/strong.py", "blokovanie/max_block.py",
+              "priemspel/strategie.py", "clovece/eager.py", "clovece/safe.py"]
+
+
+def harness(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", *args], cwd=cwd, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}, timeout=900)
+
+
+def test_disguise_really_changes_every_name_order_and_comment() -> None:
+    original = (OWN / "greedy.py").read_text()
+    copy = disguise(original)
+    assert "neighbours" not in copy and "most" not in copy and "#" not in copy
+    assert "unused_helper_for_nothing" in copy
+    assert copy.index("def move") < copy.index("def q")  # the methods' order is reversed
+    assert fingerprint([("a.py", original.encode())]).where.keys() != fingerprint([("b.py", copy.encode())]).where.keys()
+
+
+def test_own_bots_copies_are_flagged_by_code_and_independent_bots_are_not() -> None:
+    sources = {name: [("player.py", (OWN / f"{name}.py").read_bytes())] for name in INDEPENDENT + ["mimic"]}
+    for name in INDEPENDENT:
+        sources[f"{name}_copy"] = [("player.py", disguise((OWN / f"{name}.py").read_text(), salt=name[0]).encode())]
+    result = compare(sources, given_code(get_game("blokovanie")))
+    flagged = {(p.a, p.b) for p in result.pairs if p.suspicious}
+    assert flagged == {tuple(sorted((n, f"{n}_copy"))) for n in INDEPENDENT}
+    for p in result.pairs:
+        if p.suspicious:
+            assert p.code >= 0.85, p
+
+
+def test_reference_players_copies_are_flagged_by_code_and_the_others_are_not() -> None:
+    sources, given = {}, set()
+    for name in REFERENCES:
+        path = REPO / "reference_players" / name
+        # The reference players are what is compared here, so they are not given code.
+        given |= given_code(get_game(name.split("/")[0]), references=False)
+        sources[name] = [("player.py", path.read_bytes())]
+        sources[name + "#copy"] = [("player.py", disguise(path.read_text()).encode())]
+    result = compare(sources, given)
+    flagged = {(p.a, p.b) for p in result.pairs if p.suspicious}
+    assert flagged == {(n, n + "#copy") for n in REFERENCES}
+    assert max(p.code for p in result.pairs if not p.suspicious) < 0.4
+
+
+def test_a_file_that_does_not_tokenise_has_no_fingerprints_and_a_note() -> None:
+    prints = fingerprint([("player.py", b"def f(:\n    '''unterminated\n")])
+    assert len(prints) == 0 and "does not tokenise" in prints.notes[0]
+    big = fingerprint([("player.py", b"x = 1\n" * 100_000)])
+    assert len(big) == 0 and "larger than" in big.notes[0]
+
+
+def test_streky_samples_are_not_flagged_for_the_course_template() -> None:
+    job = load_config(REPO / "tournaments.yaml").jobs["streky-tournament"]
+    result = job_similarity(job)
+    assert len(result.pairs) == 28 and not result.suspicious
+    # Not a vacuous pass: two of them alone share what any two share, the template's lines (with
+    # all eight, code that more than 5 hold is an idiom anyway), and without the template those flag them.
+    sources, _, _ = job_sources(job)
+    two = {name: sources[name] for name in ("correct_student", "overlap")}
+    assert not compare(two, given_code(get_game("streky"))).suspicious
+    bare = compare(two, given_code(get_game("streky"), template=False))
+    assert bare.suspicious and bare.pairs[0].code > 0.8
+
+
+@pytest.fixture(scope="module")
+def round_robin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real Blokovanie round robin of the independent bots, their disguised copies and the mimic."""
+    root = tmp_path_factory.mktemp("similar")
+    for name in INDEPENDENT + ["mimic"]:
+        (root / "subs" / name).mkdir(parents=True)
+        (root / "subs" / name / "player.py").write_bytes((OWN / f"{name}.py").read_bytes())
+    for name in ("scan", "greedy"):
+        (root / "subs" / f"{name}_copy").mkdir()
+        (root / "subs" / f"{name}_copy" / "player.py").write_text(disguise((OWN / f"{name}.py").read_text()))
+    (root / "tournaments.yaml").write_text(
+        "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
+        "    settings: [{rows: 5, cols: 6}, {rows: 7, cols: 7}, {rows: 6, cols: 9}]\n    games: 1\n    seed: 1\n"
+        "    workers: 2\n")
+    done = harness("run", "rr", "--quiet", cwd=root)
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def test_round_robin_flags_copies_and_the_mimic_by_behaviour(round_robin: Path) -> None:
+    done = harness("similarity", "rr", "--format", "json", cwd=round_robin)
+    assert done.returncode == 0, done.stderr
+    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    assert len(pairs) == 21
+    flagged = {k for k, p in pairs.items() if p["suspicious"]}
+    assert flagged == {("greedy", "greedy_copy"), ("scan", "scan_copy"), ("greedy", "mimic"), ("greedy_copy", "mimic")}
+    mimic = pairs[("greedy", "mimic")]
+    assert mimic["flagged_by"] == ["behaviour"] and mimic["behaviour"] == 1.0 and mimic["positions"] >= 20
+    assert mimic["code"] < 0.3
+    assert pairs[("greedy", "greedy_copy")]["behaviour"] == 1.0
+    for key, p in pairs.items():
+        if key not in flagged and p["behaviour"] is not None:
+            assert p["behaviour"] < 0.75, p
+
+
+def test_the_table_fits_80_columns_and_csv_lists_every_pair(round_robin: Path) -> None:
+    done = harness("similarity", "rr", cwd=round_robin)
+    assert done.returncode == 0, done.stderr
+    assert all(len(row) <= 80 for row in done.stdout.splitlines())
+    assert "greedy" in done.stdout.splitlines()[2] and "suspicious" in done.stdout
+    rows = harness("similarity", "rr", "--format", "csv", cwd=round_robin).stdout.splitlines()
+    assert rows[0].startswith("job,a,b,code,behaviour,suspicious") and len(rows) == 22
+
+
+def test_a_bad_similarity_key_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "tournaments.yaml").write_text(
+        "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n"
+        "    reference: [reference_players/blokovanie/random.py, reference_players/blokovanie/max_block.py]\n"
+        "    similarity: {exclude: [nowhere/]}\n")
+    done = harness("similarity", "rr", cwd=tmp_path)
+    assert done.returncode == 2 and "similarity.exclude[0]: no such file or folder" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
