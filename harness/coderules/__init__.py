@@ -31,7 +31,7 @@ MAX_SOURCE = 512 * 1024  # all files of a submission the checkers read; a bot is
 MAX_OUTPUT = 2 << 20  # what the child may print
 MAX_FINDINGS = 500  # findings kept per rule (a file with thousands says the same)
 CHILD_MEMORY = 512 << 20
-CHILD_CPU = 20  # seconds
+CHILD_CPU = 5  # seconds: a bot of a few hundred lines takes about 0.1 s
 TITLES = {"pep8": "PEP 8 (pycodestyle)", "encapsulation": "encapsulation"}
 
 
@@ -109,7 +109,10 @@ def check_code(rules: Sequence[CodeRule], files: Iterable[tuple[str, bytes]], *,
                               capture_output=True, env=env, preexec_fn=_limit, timeout=CHILD_CPU * 3,
                               cwd=root)
         if done.returncode != 0 or len(done.stdout) > MAX_OUTPUT:
-            raise ValueError(f"the checker stopped ({'exit code ' + str(done.returncode) if done.returncode else 'too much output'})")
+            why = "too much output" if done.returncode == 0 else (
+                f"stopped by signal {-done.returncode}, past its {CHILD_CPU} s of CPU time or "
+                f"{CHILD_MEMORY >> 20} MiB" if done.returncode < 0 else f"exit code {done.returncode}")
+            raise ValueError(f"the checker failed on this source ({why})")
         answer = json.loads(done.stdout)
         for result, found in zip(results, answer, strict=True):
             items = [CodeFinding(str(f[0])[:200], int(f[1]), int(f[2]), str(f[3])[:300]) for f in found]
