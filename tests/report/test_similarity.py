@@ -146,3 +146,42 @@ def test_a_bad_similarity_key_is_one_line(tmp_path: Path) -> None:
     done = harness("similarity", "rr", cwd=tmp_path)
     assert done.returncode == 2 and "similarity.exclude[0]: no such file or folder" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_robin: Path) -> None:
+    """``--out`` into the report's ``similarity/`` folder: the report links it, a pair's page shows
+    the matching code and the shared decisions, and its replay links open working replays."""
+    from tests.report.test_browser import ARGS, CHROMIUM, _unavailable
+
+    problem = _unavailable()
+    if problem is not None:
+        pytest.skip(problem)
+    assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0
+    done = harness("similarity", "rr", "--out", "site/similarity", cwd=round_robin)
+    assert done.returncode == 0, done.stderr
+    assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0  # now with the link
+    from playwright.sync_api import sync_playwright
+
+    problems: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto((round_robin / "site/index.html").resolve().as_uri())
+        page.get_by_role("link", name="similar submissions").click()
+        assert page.locator("#similar-pairs tbody tr").count() == 21
+        assert page.locator("#similar-pairs tbody tr.dq").count() == 4
+        page.locator("#similar-pairs a", has_text="mimic").first.click()
+        assert page.locator("#behaviour-score").inner_text() == "1.00"
+        assert page.locator("#code-score").inner_text() == "0.00"
+        assert page.locator("#agreements tbody tr").count() >= 3
+        page.goto((round_robin / "site/index.html").resolve().as_uri())
+        page.get_by_role("link", name="similar submissions").click()
+        page.locator("#similar-pairs a", has_text="scan_copy").first.click()
+        assert page.locator("pre.listing .hit").count() >= 10  # matching lines highlighted on both sides
+        page.locator("#agreements a").first.click()
+        page.wait_for_selector("#board", timeout=30_000)
+        assert page.locator("#slider").count() == 1
+        browser.close()
+    assert problems == []
