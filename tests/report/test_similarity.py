@@ -185,3 +185,12 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         assert page.locator("#slider").count() == 1
         browser.close()
     assert problems == []
+
+
+def test_fingerprints_on_every_core_are_those_of_one_process() -> None:
+    from harness.report.similarity import PARALLEL_FROM, fingerprint_all
+
+    files = {f"s{i}": [("player.py", disguise((OWN / "greedy.py").read_text(), salt=f"x{i}").encode())]
+             for i in range(PARALLEL_FROM + 2)}
+    pooled = fingerprint_all(files)
+    assert {n: p.where for n, p in pooled.items()} == {n: fingerprint(fs).where for n, fs in files.items()}

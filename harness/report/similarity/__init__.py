@@ -18,7 +18,11 @@ penalty: the seed says a suspected copier is asked to explain the code.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +117,22 @@ def given_code(game: GameSpec, exclude: Iterable[Path] = (), *, references: bool
     return every_kgram(f for place in places for f in _files_under(place))
 
 
+PARALLEL_FROM = 40  # submissions: fewer are fingerprinted faster than worker processes start
+
+
+def fingerprint_all(files: Mapping[str, list[tuple[str, bytes]]]) -> dict[str, Fingerprints]:
+    """Every submission's fingerprints; on every core when there are many (tokenising is most of
+    the work: a 300-line bot is about 3,000 tokens)."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(files) < PARALLEL_FROM or workers < 2:
+        return {name: fingerprint(fs) for name, fs in files.items()}
+    names = list(files)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        found = pool.map(fingerprint, (files[n] for n in names), chunksize=max(1, len(names) // (workers * 4)))
+        return dict(zip(names, found))
+
+
 def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
             records: Iterable[tuple[str, Any]] = (), *, archived: Iterable[str] = ()) -> Similarity:
     """Both channels over ``sources`` (name -> its .py files) and stored ``records`` (key, GameRecord).
@@ -120,7 +140,7 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
     Names in ``archived`` (earlier years) are compared with the others, not among themselves.
     """
     files = {name: list(fs) for name, fs in sources.items()}
-    prints = {name: fingerprint(fs) for name, fs in files.items()}
+    prints = fingerprint_all(files)
     notes = [f"{name}: {note}" for name, fp in prints.items() for note in fp.notes]
     old = set(archived)
     codes: dict[tuple[str, str], CodeMatch] = compare_all(prints, given)
