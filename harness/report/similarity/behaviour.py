@@ -17,6 +17,7 @@ into a position by playing the game up to it, which is what the stored games alr
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,8 +58,6 @@ def _choices(game: GameSpec | None, record: GameRecord) -> list[int] | None:
     if game is None:
         return None
     rules = game.rules
-    import random
-
     try:
         state = rules.initial(record.settings, random.Random(record.seed))
         counts = []
