@@ -194,3 +194,28 @@ def test_fingerprints_on_every_core_are_those_of_one_process() -> None:
              for i in range(PARALLEL_FROM + 2)}
     pooled = fingerprint_all(files)
     assert {n: p.where for n, p in pooled.items()} == {n: fingerprint(fs).where for n, fs in files.items()}
+
+
+def test_an_archive_is_compared_with_this_year_and_excluded_code_is_no_evidence(tmp_path: Path) -> None:
+    for name in ("scan", "greedy"):
+        (tmp_path / "subs" / name).mkdir(parents=True)
+        (tmp_path / "subs" / name / "player.py").write_bytes((OWN / f"{name}.py").read_bytes())
+    for name in ("old_greedy", "old_greedy_twin"):
+        (tmp_path / "old" / name).mkdir(parents=True)
+        (tmp_path / "old" / name / "player.py").write_text(disguise((OWN / "greedy.py").read_text(), salt=name[-1]))
+    (tmp_path / "handout.py").write_bytes((OWN / "scan.py").read_bytes())
+    body = ("jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
+            "    reference: [reference_players/blokovanie/random.py]\n    similarity: {archive: old%s}\n")
+    (tmp_path / "tournaments.yaml").write_text(body % "")
+    pairs = {(p["a"], p["b"]): p for p in json.loads(harness("similarity", "rr", "--format", "json",
+                                                             cwd=tmp_path).stdout)}
+    assert set(pairs) == {("greedy", "scan"), ("archive/old_greedy", "greedy"), ("archive/old_greedy", "scan"),
+                          ("archive/old_greedy_twin", "greedy"), ("archive/old_greedy_twin", "scan")}
+    assert pairs[("archive/old_greedy", "greedy")]["suspicious"] and not pairs[("greedy", "scan")]["suspicious"]
+    # scan.py handed out to everyone: a copy of it is no evidence any more.
+    (tmp_path / "subs" / "scan2").mkdir()
+    (tmp_path / "subs" / "scan2" / "player.py").write_text(disguise((OWN / "scan.py").read_text()))
+    (tmp_path / "tournaments.yaml").write_text(body % ", exclude: [handout.py]")
+    pairs = {(p["a"], p["b"]): p for p in json.loads(harness("similarity", "rr", "--format", "json",
+                                                             cwd=tmp_path).stdout)}
+    assert pairs[("scan", "scan2")]["code"] == 0 and not pairs[("scan", "scan2")]["suspicious"]
