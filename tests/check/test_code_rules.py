@@ -19,19 +19,7 @@ from tests.conftest import REPO
 CLOVECE = get_game("clovece")
 ACCESSORS = CLOVECE.code_rules[0].accessors
 
-BREACH = """from clovece import BasePlayer
-
-
-class Player(BasePlayer):
-    def get_move(self, roll):
-        moves = self.get_valid_moves(roll)
-
-        def progress(move):
-            piece = move[0]
-            return -1 if piece.position is None else piece.position
-
-        return self.prepare_targets([max(moves, key=progress)])
-"""
+BREACH = (REPO / "submissions/clovece/runner/player.py").read_text()  # piece.position twice on line 12
 CLEAN = BREACH.replace("piece.position", "piece.get_position()")
 STYLED = """class Player:
     def __init__(self,name):
@@ -70,7 +58,7 @@ def bump(counter, piece):
     assert [(f.line, f.text.split(":")[0]) for f in found] == [(13, "counter.count"), (14, "piece.position")]
     assert "written directly" in found[0].text and "use get_position()" in found[1].text
     assert encapsulation("player.py", CLEAN, ACCESSORS) == []
-    assert [f.line for f in encapsulation("player.py", BREACH, ACCESSORS)] == [10, 10]
+    assert [f.line for f in encapsulation("player.py", BREACH, ACCESSORS)] == [12, 12]
 
 
 def test_pep8_lists_findings_with_lines() -> None:
@@ -100,7 +88,7 @@ def test_check_clovece_names_the_breach_its_line_and_the_20_percent(tmp_path: Pa
     done = harness("check", "clovece", "breach", "--games", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "LOSE  encapsulation: 2 places, 20 % of the points off" in done.stdout
-    assert "player.py:10:26: piece.position: the member variable 'position' read directly" in done.stdout
+    assert "player.py:12:26: piece.position: the member variable 'position' read directly" in done.stdout
     assert "But encapsulation costs 20 % of the points" in done.stdout.splitlines()[-1]
     done = harness("check", "clovece", "clean", "--games", "1", "--json", cwd=tmp_path)
     report = json.loads(done.stdout)
@@ -153,10 +141,10 @@ def test_grading_deducts_20_percent_names_the_lines_and_honours_a_waiver(tmp_pat
     assert styled == {"styled": 0.75, "tidy": 1}  # at least 3 findings at 0.1, capped at 0.25
     assert harness("export", "cl", "--format", "feedback", "--out", "fb", cwd=tmp_path).returncode == 0
     text = (tmp_path / "fb" / "breach.txt").read_text()
-    assert "encapsulation: 2 places, 20 % of the points off" in text and "player.py:10:26" in text
+    assert "encapsulation: 2 places, 20 % of the points off" in text and "player.py:12:26" in text
     assert harness("export", "cl", "--format", "gradescope", "--out", "gs", cwd=tmp_path).returncode == 0
     graded = json.loads((tmp_path / "gs" / "breach" / "results.json").read_text())
-    assert graded["tests"][0]["score"] == 8 and "player.py:10:26" in graded["tests"][0]["output"]
+    assert graded["tests"][0]["score"] == 8 and "player.py:12:26" in graded["tests"][0]["output"]
 
 
 def test_a_waiver_of_an_unknown_rule_is_one_line(tmp_path: Path) -> None:
