@@ -219,3 +219,26 @@ def test_an_archive_is_compared_with_this_year_and_excluded_code_is_no_evidence(
     pairs = {(p["a"], p["b"]): p for p in json.loads(harness("similarity", "rr", "--format", "json",
                                                              cwd=tmp_path).stdout)}
     assert pairs[("scan", "scan2")]["code"] == 0 and not pairs[("scan", "scan2")]["suspicious"]
+
+
+def test_forced_moves_are_no_evidence_and_the_walk_stops_at_the_first_difference() -> None:
+    from harness.record import GameRecord, MoveRecord, PlayerRecord
+    from harness.report.similarity.behaviour import compare_games
+
+    settings = get_game("blokovanie").rules.parse_settings({"rows": 1, "cols": 3})
+
+    def game(logins: list[str], moves: list[list[int]]) -> GameRecord:
+        return GameRecord("blokovanie", settings, 0, [PlayerRecord(login, "sha") for login in logins],
+                          moves=[MoveRecord(i % 2, m, 0.0, 0.0) for i, m in enumerate(moves)])
+
+    # Seat 1 after (0, 0) has one free cell left: the same answer there says nothing.
+    forced = compare_games([("k1", game(["x", "a"], [[0, 0], [0, 2]])), ("k2", game(["x", "b"], [[0, 0], [0, 2]]))],
+                           ["a", "b"])
+    assert forced == {}
+    # Seat 0 with three cells free: a real choice, the same in both games.
+    chose = compare_games([("k1", game(["a", "x"], [[0, 0], [0, 2]])), ("k2", game(["b", "x"], [[0, 0], [0, 2]]))],
+                          ["a", "b"])
+    assert (chose[("a", "b")].compared, chose[("a", "b")].same) == (1, 1)
+    differ = compare_games([("k1", game(["a", "x"], [[0, 0], [0, 2]])), ("k2", game(["b", "x"], [[0, 2], [0, 0]]))],
+                           ["a", "b"])
+    assert (differ[("a", "b")].compared, differ[("a", "b")].same) == (1, 0) and differ[("a", "b")].score == 0

@@ -53,22 +53,32 @@ class BehaviourMatch:
         return self.same / self.compared if self.compared else None
 
 
-def _choices(game: GameSpec | None, record: GameRecord) -> list[int] | None:
-    """How many legal moves the mover had before each recorded move (None: the game cannot tell)."""
-    if game is None:
-        return None
-    rules = game.rules
-    try:
-        state = rules.initial(record.settings, random.Random(record.seed))
-        counts = []
-        for move in record.moves:
-            if not move.accepted or rules.is_over(state):
-                break
-            counts.append(len(rules.legal_moves(state)))
-            state = rules.apply(state, rules.move_from_json(move.answer))
-        return counts
-    except Exception:  # noqa: BLE001 - an old or odd record: compare every position, forced or not
-        return None
+class Choices:
+    """How many legal moves the mover had before each move of one stored game, found by replaying
+    the game through its referee only as far as asked (a walk usually stops after a few plies)."""
+
+    def __init__(self, game: GameSpec | None, record: GameRecord) -> None:
+        self.record, self.counts = record, []  # counts[ply]
+        self.rules = game.rules if game is not None else None
+        self.state: Any = None
+        self.broken = self.rules is None
+
+    def more_than_one(self, ply: int) -> bool:
+        """True if the mover had a choice before move ``ply`` (also when the game cannot tell)."""
+        rules = self.rules
+        if self.broken or rules is None:
+            return True
+        try:
+            if self.state is None:
+                self.state = rules.initial(self.record.settings, random.Random(self.record.seed))
+            while len(self.counts) <= ply:
+                move = self.record.moves[len(self.counts)]
+                self.counts.append(len(rules.legal_moves(self.state)))
+                self.state = rules.apply(self.state, rules.move_from_json(move.answer))
+        except Exception:  # noqa: BLE001 - an old or odd record: every position counts, forced or not
+            self.broken = True
+            return True
+        return self.counts[ply] > 1
 
 
 def _table(record: GameRecord) -> str:
@@ -76,7 +86,7 @@ def _table(record: GameRecord) -> str:
     return json.dumps([record.game, record.settings, record.seed], sort_keys=True, default=str)
 
 
-def _walk(a: GameRecord, b: GameRecord, seat: int, choices: list[int] | None) -> tuple[int, int, list[int]]:
+def _walk(a: GameRecord, b: GameRecord, seat: int, choices: Choices) -> tuple[int, int, list[int]]:
     """(compared, same, plies where both chose the same) walking ``a`` and ``b`` side by side."""
     compared = same = 0
     plies: list[int] = []
@@ -84,7 +94,7 @@ def _walk(a: GameRecord, b: GameRecord, seat: int, choices: list[int] | None) ->
         if ma.player != mb.player or not (ma.accepted and mb.accepted):
             break
         equal = ma.answer == mb.answer
-        if ma.player == seat and (choices is None or (ply < len(choices) and choices[ply] > 1)):
+        if ma.player == seat and choices.more_than_one(ply):
             compared += 1
             if equal:
                 same += 1
@@ -108,7 +118,7 @@ def compare_games(records: Iterable[tuple[str, GameRecord]], logins: Iterable[st
                 others = tuple("*" if i == seat else s for i, s in enumerate(seats))
                 groups.setdefault((_table(record), seat, others), []).append((login, key, record))
     games: dict[str, GameSpec | None] = {}
-    choices: dict[str, list[int] | None] = {}
+    choices: dict[str, Choices] = {}
     out: dict[tuple[str, str], BehaviourMatch] = {}
     for (_, seat, _), members in groups.items():
         for i in range(len(members)):
@@ -122,7 +132,7 @@ def compare_games(records: Iterable[tuple[str, GameRecord]], logins: Iterable[st
                     except UnknownGame:
                         games[ra.game] = None
                 if ka not in choices:
-                    choices[ka] = _choices(games[ra.game], ra)
+                    choices[ka] = Choices(games[ra.game], ra)
                 compared, same, plies = _walk(ra, rb, seat, choices[ka])
                 if not compared:
                     continue
