@@ -158,3 +158,8 @@ def test_a_waiver_of_an_unknown_rule_is_one_line(tmp_path: Path) -> None:
 """)
     done = harness("validate", cwd=tmp_path)
     assert done.returncode != 0 and "waive.someone: must be a list of Človeče nehnevaj sa's code rules" in done.stdout + done.stderr
+
+
+def test_the_shipped_clovece_players_keep_encapsulation() -> None:
+    for path in sorted((REPO / "reference_players/clovece").glob("*.py")):
+        assert encapsulation(path.name, path.read_text(), ACCESSORS) == [], path.name
