@@ -152,12 +152,14 @@ def verdict_text(report: CheckReport) -> str:
 
 def deductions(report: CheckReport) -> str:
     """`` But ... 20 % of the points off`` when a code rule of the seed costs points."""
-    lost = [r for r in report.code_rules if r.share_off]
-    if not lost:
-        return ""
-    return " But " + "; ".join(f"{r.title} costs {r.share_off * 100:g} % of the points "
-                                f"({len(r.findings)} place{'s' if len(r.findings) != 1 else ''}, listed above)"
-                                for r in lost) + "."
+    from harness.coderules.grading import style_off
+
+    parts = [f"{r.title} costs {r.share_off * 100:g} % of the points ({len(r.findings)} "
+             f"place{'s' if len(r.findings) != 1 else ''}, listed above)" for r in report.code_rules if r.share_off]
+    style = style_off(report.job, report.code_rules) if report.job is not None else 0.0
+    if style:
+        parts.append(f"PEP 8 costs {style:g} points under {report.job.name}'s awards")
+    return " But " + "; ".join(parts) + "." if parts else ""
 
 
 def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission,
