@@ -145,6 +145,9 @@ def test_grading_deducts_20_percent_names_the_lines_and_honours_a_waiver(tmp_pat
     assert harness("export", "cl", "--format", "gradescope", "--out", "gs", cwd=tmp_path).returncode == 0
     graded = json.loads((tmp_path / "gs" / "breach" / "results.json").read_text())
     assert graded["tests"][0]["score"] == 8 and "player.py:12:26" in graded["tests"][0]["output"]
+    assert harness("report", "cl", "--out", "site", cwd=tmp_path).returncode == 0
+    page = next((tmp_path / "site" / "bots").glob("breach*.html")).read_text()
+    assert 'id="code-rules"' in page and "player.py:12:26" in page and "20 % of the points off" in page
 
 
 def test_a_waiver_of_an_unknown_rule_is_one_line(tmp_path: Path) -> None:
