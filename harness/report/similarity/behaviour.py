@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,7 +104,8 @@ def _walk(a: GameRecord, b: GameRecord, seat: int, choices: Choices) -> tuple[in
     return compared, same, plies
 
 
-def compare_games(records: Iterable[tuple[str, GameRecord]], logins: Iterable[str]) -> dict[tuple[str, str], BehaviourMatch]:
+def compare_games(records: Iterable[tuple[str, GameRecord]],
+                  logins: Iterable[str]) -> dict[tuple[str, str], BehaviourMatch]:
     """Behaviour of every pair of ``logins`` that met the same positions in ``records``
     ((store key, record) pairs); pairs that never did are absent (their score is null)."""
     wanted = set(logins)
@@ -147,9 +148,4 @@ def compare_games(records: Iterable[tuple[str, GameRecord]], logins: Iterable[st
     return out
 
 
-def summary(matches: Mapping[tuple[str, str], BehaviourMatch]) -> dict[str, int]:
-    """How many pairs met comparable positions, and how many positions in all."""
-    return {"pairs": len(matches), "positions": sum(m.compared for m in matches.values())}
-
-
-__all__ = ["Agreement", "BehaviourMatch", "compare_games", "summary"]
+__all__ = ["Agreement", "BehaviourMatch", "Choices", "compare_games"]

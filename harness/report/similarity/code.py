@@ -205,8 +205,8 @@ class CodeMatch:
 MIN_FINGERPRINTS = 10  # a submission with fewer own fingerprints is scored as if it had this many
 
 
-def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *, common: int | None = None,
-                pairs_of: Iterable[tuple[str, str]] | None = None) -> dict[tuple[str, str], CodeMatch]:
+def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *,
+                common: int | None = None) -> dict[tuple[str, str], CodeMatch]:
     """The code score of every pair of ``prints`` with a fingerprint in common (others score 0).
 
     ``given`` fingerprints (template, bot API, excluded files) are no evidence; neither is a
@@ -234,12 +234,9 @@ def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *, common: 
             for y in range(x + 1, len(holders)):
                 key = (holders[x], holders[y])
                 counts[key] = counts.get(key, 0) + 1
-    wanted = None if pairs_of is None else {tuple(sorted(p)) for p in pairs_of}
     out: dict[tuple[str, str], CodeMatch] = {}
     for (x, y), shared in counts.items():
         pair = (names[x], names[y])
-        if wanted is not None and pair not in wanted:
-            continue
         smaller = min(own[x], own[y])
         out[pair] = CodeMatch(shared, smaller, min(1.0, shared / max(smaller, MIN_FINGERPRINTS)))
     return out
