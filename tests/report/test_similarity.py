@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
@@ -127,6 +128,28 @@ def test_round_robin_flags_copies_and_the_mimic_by_behaviour(round_robin: Path) 
     for key, p in pairs.items():
         if key not in flagged and p["behaviour"] is not None:
             assert p["behaviour"] < 0.75, p
+
+
+def test_the_streaming_index_counts_what_the_pairwise_walk_counts(round_robin: Path) -> None:
+    """The position index (streamed from the store) against the first pairwise walk (every record
+    held, every pair of games walked), on the real round robin: every pair's counts and examples."""
+    from harness.report.similarity.behaviour import compare_games
+    from harness.tournament.store import open_readonly
+    from tests.report.behaviour_oracle import compare_games as walk
+
+    job = load_config(round_robin / "tournaments.yaml").jobs["rr"]
+    logins = [ref.login for ref in job.submissions]
+    with open_readonly(job.results) as store:
+        held = list(store.records())
+        streamed = compare_games(store.records(), logins)
+    assert held and all(record.moves for _, record in held)
+    old = walk(held, logins)
+    assert len(old) == 21 and sum(m.compared for m in old.values()) > 100
+    assert {k: (m.compared, m.same, m.games) for k, m in streamed.items()} == \
+        {k: (m.compared, m.same, m.games) for k, m in old.items()}
+    # The oracle has its own Agreement class: compare the fields.
+    assert {k: [astuple(g) for g in m.examples] for k, m in streamed.items() if m.same} == \
+        {k: [astuple(g) for g in m.examples] for k, m in old.items() if m.same}
 
 
 def test_the_table_fits_80_columns_and_csv_lists_every_pair(round_robin: Path) -> None:

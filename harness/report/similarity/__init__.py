@@ -152,7 +152,15 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
             seen += 1
             yield item
 
-    behaviour = compare_games(counted(), [n for n in files if n not in old])
+    def shown(a: str, b: str, match: BehaviourMatch) -> bool:
+        """A pair with a page (a suspicious one) shows its agreements."""
+        pair = Pair(a, b, behaviour=match.score, positions=match.compared)
+        code = codes.get((a, b))
+        if code is not None:
+            pair.code, pair.shared = code.score, code.shared
+        return pair.suspicious
+
+    behaviour = compare_games(counted(), [n for n in files if n not in old], examples=shown)
     names = sorted(files)
     pairs = []
     for i, a in enumerate(names):
