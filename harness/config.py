@@ -83,6 +83,23 @@ class Awards:
     policy: str = "none"
     points: float = 0.0  # pass_fail: points for a run without any error
     tiers: tuple[Tier, ...] = ()
+    style: StyleDeduction | None = None  # points off for PEP 8 findings (``style:``), if the job sets it
+
+
+@dataclass(frozen=True)
+class StyleDeduction:
+    """``awards: {style: {per_finding: P, cap: C}}``: P points off per PEP 8 finding, at most C."""
+
+    per_finding: float
+    cap: float
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """A job's ``similarity:`` keys: given code that is no evidence, and earlier years to compare with."""
+
+    exclude: tuple[Path, ...] = ()  # files or folders of code every student was given
+    archive: Path | None = None  # a folder of earlier submissions, one folder (or file) per login
 
 
 @dataclass(frozen=True)
@@ -121,6 +138,8 @@ class Job:
     tables: int | None = None  # round robin of more than two seats: sample this many tables per seed
     confidence: float = 0.95  # adaptive: the confidence at which a bot's award tier counts as settled
     budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
+    similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
+    waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
 
     @property
     def spec(self) -> GameSpec:
@@ -255,7 +274,8 @@ def locate(base: Path, text: str) -> Path:
 
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
-              "bot_packages", "analysis", "public", "tables", "confidence", "budget"}
+              "bot_packages", "analysis", "public", "tables", "confidence", "budget",
+              "similarity", "waive"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -387,6 +407,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
+               similarity=_similarity(r, path), waive=_waive(r, game),
                **_adaptive(r, fmt, body))
 
 
@@ -519,10 +540,11 @@ def _awards(r: _Reader, fmt: str) -> Awards:
         raise r.fail("awards", "must be a mapping with a policy")
     sub = _Reader(r.path, f"{r.where}.awards", raw)
     policy = sub.choice("policy", POLICIES)
+    style = _style(sub)
     if policy == "pass_fail":
-        return Awards(policy, points=sub.number("points", sub.get("points")))
+        return Awards(policy, points=sub.number("points", sub.get("points")), style=style)
     if policy == "none":
-        return Awards(policy)
+        return Awards(policy, style=style)
     tiers_raw = sub.get("tiers")
     if not isinstance(tiers_raw, list) or not tiers_raw:
         raise sub.fail("tiers", "must be a non-empty list of {rank: N, points: P} or {top: F, points: P}")
@@ -539,7 +561,58 @@ def _awards(r: _Reader, fmt: str) -> Awards:
             if type(top) not in (int, float) or not 0 < top <= 1:
                 raise tr.fail("top", f"must be a fraction in (0, 1], got {top!r}")
             tiers.append(Tier(points, top=float(top)))
-    return Awards(policy, tiers=tuple(tiers))
+    return Awards(policy, tiers=tuple(tiers), style=style)
 
 
-__all__ = ["Awards", "Config", "ConfigError", "Job", "SubmissionRef", "Tier", "load_config", "locate", "login_of"]
+# ---- code rules and similarity (issue 29) -------------------------------------------------------
+def _style(sub: _Reader) -> StyleDeduction | None:
+    """``style: {per_finding: P, cap: C}`` of a job's awards, if present."""
+    if "style" not in sub.data:
+        return None
+    raw = sub.get("style")
+    if not isinstance(raw, dict) or set(raw) - {"per_finding", "cap"} or "per_finding" not in raw:
+        raise sub.fail("style", "must be a mapping {per_finding: P, cap: C} (points off per PEP 8 finding, at most C)")
+    st = _Reader(sub.path, f"{sub.where}.style", raw)
+    per = st.number("per_finding", raw["per_finding"])
+    return StyleDeduction(per, st.number("cap", raw.get("cap", float("inf"))) if "cap" in raw else float("inf"))
+
+
+def _similarity(r: _Reader, path: Path) -> SimilaritySettings:
+    """``similarity: {exclude: [files or folders], archive: folder}``."""
+    raw = r.get("similarity", {})
+    if not isinstance(raw, dict) or set(raw) - {"exclude", "archive"}:
+        raise r.fail("similarity", "must be a mapping with exclude (a list of files or folders) and/or archive "
+                                   "(a folder of earlier submissions)")
+    excludes = raw.get("exclude", [])
+    if not isinstance(excludes, list) or not all(isinstance(e, str) for e in excludes):
+        raise r.fail("similarity.exclude", "must be a list of files or folders")
+    found = []
+    for i, text in enumerate(excludes):
+        where = locate(path.parent, text)
+        if not where.exists():
+            raise r.fail(f"similarity.exclude[{i}]", f"no such file or folder: {text}")
+        found.append(where)
+    archive = raw.get("archive")
+    if archive is not None:
+        if not isinstance(archive, str) or not locate(path.parent, archive).is_dir():
+            raise r.fail("similarity.archive", f"must be a folder of earlier submissions, got {archive!r}")
+        archive = locate(path.parent, archive)
+    return SimilaritySettings(tuple(found), archive)
+
+
+def _waive(r: _Reader, game: GameSpec) -> dict[str, tuple[str, ...]]:
+    """``waive: {login: [rule, ...]}``: code rules whose deduction does not apply to that student."""
+    raw = r.get("waive", {})
+    known = {c.name for c in game.code_rules}
+    if not isinstance(raw, dict):
+        raise r.fail("waive", "must be a mapping of login to a list of code rules")
+    out: dict[str, tuple[str, ...]] = {}
+    for login, rules in raw.items():
+        if not isinstance(rules, list) or not all(isinstance(x, str) and x in known for x in rules):
+            raise r.fail(f"waive.{login}", f"must be a list of {game.title}'s code rules "
+                                           f"({', '.join(sorted(known)) or 'it has none'})")
+        out[str(login)] = tuple(rules)
+    return out
+
+
+__all__ = ["Awards", "Config", "ConfigError", "Job", "SimilaritySettings", "StyleDeduction", "SubmissionRef", "Tier", "load_config", "locate", "login_of"]

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import textwrap
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,6 +29,7 @@ from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
+from harness.submission import Submission
 from harness.terminal import cut, game_label, is_terminal, width
 from harness.text import block, line
 
@@ -140,11 +142,44 @@ def verdict_text(report: CheckReport) -> str:
         return "FAIL: no game was played."
     if report.job is None or report.modified:
         return (f"No errors in {n} practice games (not what the grader plays: run without "
-                f"{'--set' if report.modified else '--against'} to play the grading job's games).")
+                f"{'--set' if report.modified else '--against'} to play the grading job's games)."
+                + deductions(report))
     if report.sample:
         return (f"PASS on a sample: {n} of the {report.job_games} games of {report.job.name} ok; the grader plays "
-                f"all {report.job_games} (run without --games to play them all).")
-    return f"PASS: the grader would accept this bot: all {n} games of {report.job.name} ok."
+                f"all {report.job_games} (run without --games to play them all)." + deductions(report))
+    return f"PASS: the grader would accept this bot: all {n} games of {report.job.name} ok." + deductions(report)
+
+
+def deductions(report: CheckReport) -> str:
+    """`` But ... 20 % of the points off`` when a code rule of the seed costs points."""
+    from harness.coderules.grading import style_off
+
+    parts = [f"{r.title} costs {r.share_off * 100:g} % of the points ({len(r.findings)} "
+             f"place{'s' if len(r.findings) != 1 else ''}, listed above)" for r in report.code_rules if r.share_off]
+    style = style_off(report.job, report.code_rules) if report.job is not None else 0.0
+    if style:
+        parts.append(f"PEP 8 costs {style:g} points under {report.job.name}'s awards")
+    return " But " + "; ".join(parts) + "." if parts else ""
+
+
+def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission,
+                     waived: Sequence[str] = ()) -> list[str]:
+    """The seed's code rules on the bot (checked in a capped child): each with its places.
+
+    They never stop the games: the grader plays the bot and then takes off what a rule costs."""
+    if not game.code_rules:
+        return []
+    from harness.coderules import code_rules_of
+
+    report.code_rules = code_rules_of(game, submission, waived)
+    out = ["Code rules (graded on the code; they do not stop the games)"]
+    for r in report.code_rules:
+        out.append(f"  {'ok  ' if not r.findings and not r.problem else 'warn' if not r.share_off else 'LOSE'}  "
+                   f"{line(r.summary())}")
+        out += [f"        {line(f)}" for f in r.findings[:40]]
+        if len(r.findings) > 40:
+            out.append(f"        ... {len(r.findings) - 40} more (--json lists them all)")
+    return out
 
 
 def limits_text(limits: Limits, game: GameSpec) -> str:
@@ -286,6 +321,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         say(f"  {MARKS[c.ok]}  {c.name}" + (f"  ({line(c.detail)})" if c.detail else ""))
     for note in report.notes:
         say(f"  note: {note}")
+    for text in code_rules_lines(report, game, submission, job.waive.get(login, ()) if job is not None else ()):
+        say(text)
     workers = args.workers or os.cpu_count() or 1
     if report.static_ok:
         if job is not None:

@@ -193,6 +193,23 @@ class HumanInterface(Generic[S, M]):
 
 
 @dataclass(frozen=True)
+class CodeRule:
+    """A rule of the seed about how a bot's code is written, checked without running it.
+
+    ``name`` picks the checker (``pep8``: pycodestyle's defaults; ``encapsulation``: no direct
+    access to another object's data attributes). ``quote`` is the seed's sentence. ``deduct``
+    is the share of a grading job's points a breach costs (Človeče's 0.2), 0 when the seed names
+    no amount (then only a job's ``awards: {style: ...}`` deducts). ``accessors`` maps the bot
+    API's data attributes to the method to use instead (``position`` -> ``get_position()``).
+    """
+
+    name: str
+    quote: str = ""
+    deduct: float = 0.0
+    accessors: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[S, M]):
     """Everything the harness needs to run one game. Exposed as ``GAME`` by each game package."""
 
@@ -233,6 +250,12 @@ class GameSpec(Generic[S, M]):
     one_file_rule: str = ""  # the text's rule, quoted when a second module is refused
     # A grading by fixed questions instead of games (Quoridor's SemBasic), if the game has one.
     battery: Battery | None = None
+    # Code every student was given besides the bot API (the course's starting player.py ...):
+    # ``harness similarity`` never counts it as evidence of copying.
+    template_dir: Path | None = None
+    # The seed's rules about how the code is written (PEP 8, encapsulation), checked statically
+    # by ``harness check`` and in grading (see :mod:`harness.coderules`).
+    code_rules: tuple[CodeRule, ...] = ()
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
         """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""

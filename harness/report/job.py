@@ -157,7 +157,10 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     index = build_site(out, title=title, records=records, leaderboard=rows,
                        game_ids=results.keys, job=job_items(results, public), banners=banners,
                        sections=analysis_blocks(results), public=public,
-                       links=[("history of the runs", "history.html")], replays=per_bot)
+                       links=[("history of the runs", "history.html"),
+                              # `harness similarity JOB --out <this report>/similarity` (issue 29)
+                              *([("similar submissions", "similarity/index.html")]
+                                if (out / "similarity" / "index.html").exists() else [])], replays=per_bot)
     history_page(results, out, title)
     return index
 

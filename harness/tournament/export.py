@@ -228,6 +228,10 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
                                     ("Your output (stderr)", err["stderr"])):
                     if text.strip():
                         lines.append(f"{title}:\n" + textwrap.indent(text.strip()[-3000:], "  "))
+    if row.code_rules:  # the seed's code rules (issue 29): what they found, with the lines
+        from harness.coderules.grading import code_rules_text
+
+        lines += code_rules_text(row.code_rules)
     if results.incomplete:
         lines.append(f"(The job is {results.incomplete}: points may still change.)")
     return block("\n".join(lines))  # the bot's words in it (reason, output) are data

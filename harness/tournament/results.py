@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.coderules.grading import apply_code_rules
 from harness.config import Job
 from harness.record import GameRecord
 from harness.tournament.battery import battery_rows
@@ -97,6 +98,12 @@ def job_results(job: Job, light: bool = False) -> JobResults:
 
     :class:`StoreError` if the job has never been run.
     """
+    results = _job_results(job, light)
+    apply_code_rules(job, results.roll, results.rows)  # the seed's code rules may take points off
+    return results
+
+
+def _job_results(job: Job, light: bool) -> JobResults:
     roll = load_entrants(job)
     if job.is_battery:
         graded = battery_rows(job, roll)

@@ -59,9 +59,11 @@ class Row:
     absent: bool = False  # no usable submission: 0 points, ``reason`` says why
     near_boundary: bool = False  # adaptive: the rating's interval still straddles an award tier's boundary
     extra: dict[str, Any] = field(default_factory=dict)  # a format's own columns (SemBasic's parts)
+    code_rules: list[Any] = field(default_factory=list)  # the seed's code rules (harness.coderules.RuleResult)
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
+        data["code_rules"] = [r.to_json() for r in self.code_rules]
         for key in ("score", "rating", "rating_low", "rating_high"):
             if data[key] is not None:
                 data[key] = round(float(data[key]), 3)

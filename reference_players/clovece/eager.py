@@ -17,14 +17,14 @@ class Player(BasePlayer):
         moves = self.get_valid_moves(roll)
         planned = [self.prepare_targets([move])[0] for move in moves]
         for piece, target in planned:
-            if piece.position == 0:
+            if piece.get_position() == 0:
                 return [(piece, target)]
         for piece, target in planned:
             if target < 40:
                 other = self.board.board[self.board.normalize_position(target, self.color)]
-                if other is not None and other.color != self.color:
+                if other is not None and other.get_color() != self.color:
                     return [(piece, target)]
         for piece, target in planned:
-            if piece.position is None:
+            if piece.get_position() is None:
                 return [(piece, target)]
         return [random.choice(planned)]

@@ -18,6 +18,6 @@ class Player(BasePlayer):
             piece, target = self.prepare_targets([move])[0]
             if target < 40:
                 other = self.board.board[self.board.normalize_position(target, self.color)]
-                if other is not None and other.color != self.color:
+                if other is not None and other.get_color() != self.color:
                     return [(piece, target)]
         return self.prepare_targets([random.choice(moves)])

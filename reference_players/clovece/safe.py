@@ -14,11 +14,11 @@ class Player(BasePlayer):
     def get_move(self, roll):
         def closeness(move):
             piece = move[0]
-            if piece.position is None:
+            if piece.get_position() is None:
                 return -2
             if piece.is_done():
                 return -1
-            return piece.position
+            return piece.get_position()
 
         best = max(self.get_valid_moves(roll), key=closeness)
         return self.prepare_targets([best])

@@ -6,7 +6,7 @@ Parts: :mod:`.rules` (the referee), :mod:`.adapter` (``Player(name)`` and
 strings, so the game has no bot API modules and no wire classes.
 """
 
-from harness.games.base import GameSpec
+from harness.games.base import CodeRule, GameSpec
 from harness.games.blokovanie.adapter import ADAPTER, METHOD
 from harness.games.blokovanie.human import HUMAN
 from harness.games.blokovanie.render import svg, text
@@ -22,6 +22,8 @@ GAME = GameSpec(
     render_text=text,
     required_methods=(METHOD,),
     human=HUMAN,
+    code_rules=(CodeRule("pep8", quote="Od tejto domácej úlohy bude od vás vyžadovaný programátorský štýl zhodný "
+                                       "so zásadami PEP8 ... je možné stratiť nejaké body (seed 002)"),),
 )
 
 # Boards from 1x1 to 12x20, rectangular both ways. A game lasts at most rows * cols plies (each

@@ -27,6 +27,8 @@ GAME = GameSpec(
     # BRUTE took player.py alone: a second module of the student's own failed its import there.
     several_files=False,
     one_file_rule='§1.2 "Je možné odevzdat pouze jeden soubor (player.py)"',
+    # The player.py of the course's package, which every student starts from (not evidence of copying).
+    template_dir=Path(__file__).parent / "template",
 )
 
 # The shared conformance suite's playouts: the default game, small tournament and random
