@@ -92,6 +92,8 @@ def read_reply(frame: bytes, seq: int, what: str, value: bool = True) -> Answer 
                 pass
             else:
                 return Answer(None, {}, cpu)
+    if wire.crowded(frame, wire.ANSWER_NODES):  # refused before the parser builds anything
+        return Failure(Verdict.BAD_ANSWER, f"{what} returned answer too large (more than {wire.ANSWER_NODES} values)")
     try:
         reply = wire.parse(frame)
     except wire.WireError as exc:
