@@ -55,6 +55,7 @@ UNCHECKED = Scan(parsed=False)
 _memo: dict[str, Scan] = {}
 _locks: dict[str, threading.Lock] = {}
 _guard = threading.Lock()
+_running = threading.BoundedSemaphore(2)  # children at once: at most 2 GiB, however many games start together
 children = 0  # child processes started by this process (bench/bench_parent_budget.py counts them)
 
 
@@ -94,8 +95,9 @@ def _run(source: bytes) -> tuple[Scan, bool]:
     global children
     children += 1
     try:
-        run = subprocess.run([sys.executable, "-I", str(CHILD), str(MEMORY), str(CPU)], input=source,
-                             capture_output=True, timeout=WALL, check=False)
+        with _running:
+            run = subprocess.run([sys.executable, "-I", str(CHILD), str(MEMORY), str(CPU)], input=source,
+                                 capture_output=True, timeout=WALL, check=False)
     except subprocess.TimeoutExpired:  # a machine this loaded is no verdict on the bot: not kept
         return Scan(parsed=False, over="cpu"), False
     except OSError:  # no child at all: the harness's own trouble, left to run time, not kept
