@@ -44,6 +44,8 @@ class Case:
 BUDGET: dict[str, Case] = {
     "budget_forged_colliding_dict": Case("priemspel", V.BAD_ANSWER,
                                          r"^zet\(\) returned answer too large \(more than 20000 values\)$"),
+    "budget_forged_colliding_parsed": Case("priemspel", V.BAD_ANSWER,
+                                           r"^zet\(\) returned answer contains a dict of 20000 entries \(at most 256\)$"),
     "budget_colliding_keys": Case("priemspel", V.BAD_ANSWER,
                                   r"^zet\(\) returned answer contains a dict key that is not a str \(int\): "
                                   r"an answer's dict keys must be str$"),
