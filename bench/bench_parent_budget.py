@@ -160,7 +160,7 @@ def bench_source(before: bool) -> None:
                 g = out[game]
                 print(f"    {game:9}: {g['seconds']:6.2f} s, {g['children']} child(ren) started; {g['reason']}")
         compiled = Path(tmp) / "compiled.py"
-        compiled.write_bytes(b"TABLE = [" + b"0," * ((botside.MAX_COMPILED - 64) // 2) + b"]\n" + body)
+        compiled.write_bytes(b"TABLE = [" + b"0," * ((botside.MAX_COMPILED - len(body) - 16) // 2) + b"]\n" + body)
         line = subprocess.run([sys.executable, "-c", COMPILE.format(root=str(ROOT), path=str(compiled))],
                               capture_output=True, text=True, check=True).stdout.split()
         print(f"\nbotside.bytecode of a {botside.MAX_COMPILED >> 10} KiB one-literal module (its input cap), in "
