@@ -194,7 +194,7 @@ def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, set
         bad = [f.reason for f in found if f.rule == "ascii"]
         checks.append(StaticCheck("source is ASCII-only", not bad, "; ".join(bad) or
                                   (f"{files} files" if files > 1 else "")))
-    bad = [f.reason for f in found if f.rule in ("forbidden", "unapproved")]
+    bad = [f.reason for f in found if f.rule in ("forbidden", "unapproved", "size")]
     allowed = ["the standard library", *game.botapi_modules, *sorted(environment(game, limits.packages))]
     detail = "; ".join(bad) or f"allowed: {', '.join(allowed)}" + (
         f"; not allowed: {', '.join(sorted(game.forbidden_imports))}" if game.forbidden_imports else "")

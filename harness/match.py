@@ -118,7 +118,7 @@ class Match:
             if result.ok:
                 for call in self.game.setup_calls(self.state, seat, self.logins[seat], self.tournament,
                                                   self.limits.move):
-                    result = bot.call(call)
+                    result = bot.call(call, value=False)  # a setup call's answer is ignored (its info is kept)
                     self._account(seat, result)
                     if not result.ok:
                         break
@@ -139,8 +139,11 @@ class Match:
                 continue
             wall, cpu = 0.0, 0.0
             result: CallResult | None = None
-            for call in self.game.adapter.turn_calls(self.state, seat, self.history):
-                result = bots[seat].call(call)
+            calls = self.game.adapter.turn_calls(self.state, seat, self.history)
+            for n, call in enumerate(calls, start=1):
+                # Only the last call's answer is the move; the others' (Quoridor's opponent_move,
+                # Človeče's setattr) are ignored, so they are never decoded: no cost to the parent.
+                result = bots[seat].call(call, value=n == len(calls))
                 self._account(seat, result)
                 wall += result.wall
                 cpu += result.cpu or 0.0

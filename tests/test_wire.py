@@ -119,3 +119,40 @@ def test_malformed_tags_and_unsafe_keys_are_errors(data: bytes) -> None:
 def test_plain_keys_are_kept() -> None:
     data = wire.dumps({(1, ("a", None)): 2, 2.5: True})
     assert wire.loads(data, build) == {(1, ("a", None)): 2, 2.5: True}
+
+
+COLLIDING = 2 ** 61 - 1  # CPython hashes every int multiple of this to 0
+
+
+def colliding_dict(entries: int) -> bytes:
+    """A tagged dict of ``entries`` int keys that all hash to 0, as a forger would write it."""
+    return b'{"$d": [' + b",".join(b"[%d, 0]" % (COLLIDING * k) for k in range(entries)) + b"]}"
+
+
+def test_an_answer_s_dict_keys_must_be_str() -> None:
+    """A key whose hash the bot chooses never reaches a dict: refused before anything is built."""
+    for data in (colliding_dict(3), b'{"$d": [["a", 1], [2, 2]]}', b'{"$d": [[{"$t": [1]}, 2]]}',
+                 b'{"$d": [[1.5, 2]]}', b'{"$d": [[null, 2]]}'):
+        with pytest.raises(wire.WireError, match="dict key that is not a str"):
+            wire.decode_answer(wire.parse(data), build)
+    assert wire.decode_answer(wire.parse(b'{"$d": [["a", [1, {"$t": [2]}]]]}'), build) == {"a": [1, (2,)]}
+    assert wire.loads(colliding_dict(3), build) == {0: 0, COLLIDING: 0, 2 * COLLIDING: 0}  # requests: as before
+
+
+def test_an_answer_is_capped_in_values_and_dict_size() -> None:
+    with pytest.raises(wire.WireError, match=f"a dict of {wire.ANSWER_DICT_ITEMS + 1} entries"):
+        wire.decode_answer(wire.parse(colliding_dict(wire.ANSWER_DICT_ITEMS + 1)), build)
+    big = {f"k{i}": i for i in range(wire.ANSWER_DICT_ITEMS)}
+    assert wire.decode_answer(wire.parse(wire.dumps(big)), build) == big
+    with pytest.raises(wire.WireError, match=f"more than {wire.ANSWER_NODES} values"):
+        wire.decode_answer(wire.parse(wire.dumps([0] * wire.ANSWER_NODES)), build)
+    wide = [[i, i] for i in range(wire.ANSWER_NODES // 3)]
+    assert wire.decode_answer(wire.parse(wire.dumps(wide)), build) == wide
+
+
+def test_quoridor_s_largest_real_answer_fits_the_caps() -> None:
+    """SemBasic's expand_obstacles() on a 15x15 board: every wall as two Obstacles."""
+    walls = [[WireObject("Obstacle", {"fromx": x, "fromy": y, "tox": x + 1, "toy": y}, "obstacle.Obstacle")] * 2
+             for x in range(14) for y in range(14) for _ in range(2)]
+    data = wire.dumps(walls, object_fields=lambda v: (v.cls, v.type_name, v.fields) if isinstance(v, WireObject) else None)
+    assert len(wire.decode_answer(wire.parse(data), build)) == 392

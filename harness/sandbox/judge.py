@@ -5,9 +5,14 @@ have been chosen by the bot (a replaced ``json.dumps``, a raised cap of the work
 written by hand). This module turns a reply frame into either an :class:`Answer` or a
 :class:`Failure` with the parent's verdict, and nothing a reply says can do more than this:
 
-* An answer is decoded under the parent's own caps (:func:`wire.decode_value`: depth, nodes,
-  integer size, finite floats; the frame's size was capped when it was read). A reply that
-  cannot be decoded, ``RecursionError`` included, is the bot's ``bad_answer``.
+* An answer is decoded under the parent's own caps (:func:`wire.decode_answer`: depth, at most
+  20,000 values, integers of 256 bits, finite floats, dicts of at most 256 entries with ``str``
+  keys; the frame's size was capped when it was read), so no answer costs the parent more than
+  milliseconds. A reply that cannot be decoded, ``RecursionError`` included, is the bot's
+  ``bad_answer``.
+* An answer the game ignores (Quoridor's ``opponent_move``, every ``setattr``, a setup call) is
+  not decoded at all (``value=False``): in the worker's own reply format it is not even parsed,
+  only its envelope is read; a reply in any other shape has its envelope parsed, never its value.
 * A reported failure is believed only as a charge to the bot: the verdicts in :data:`REPORTABLE`
   (what the worker itself reports: the bot raised, the guard refused something, the worker's
   own clock ran out, memory ran out, the bot exited, its answer could not be encoded). A reply
@@ -25,6 +30,7 @@ The parent's clocks, the exit status and the kernel's accounting are judged in
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,8 +73,27 @@ class Failure:
     tampered: bool = False
 
 
-def read_reply(frame: bytes, seq: int, what: str) -> Answer | Failure:
-    """The parent's reading of the reply ``frame`` to request ``seq`` (a call described by ``what``)."""
+# The worker's own reply to a call that returned (worker.Worker.reply), up to its value.
+_ANSWERED = re.compile(rb'\{"ok":true,"cpu":([0-9][0-9.e+-]{0,30}),"seq":([0-9]{1,18}),"value":')
+
+
+def read_reply(frame: bytes, seq: int, what: str, value: bool = True) -> Answer | Failure:
+    """The parent's reading of the reply ``frame`` to request ``seq`` (a call described by ``what``).
+
+    With ``value=False`` (the game ignores the answer) the answer is never decoded, and an
+    :class:`Answer` holds ``None``.
+    """
+    if not value:
+        head = _ANSWERED.match(frame)
+        if head is not None and frame.endswith(b"}") and int(head[2]) == seq:
+            try:
+                cpu = _seconds(float(head[1]))
+            except ValueError:  # not a number after all: the full reading below says what it is
+                pass
+            else:
+                return Answer(None, {}, cpu)
+    if wire.crowded(frame, wire.ANSWER_NODES):  # refused before the parser builds anything
+        return Failure(Verdict.BAD_ANSWER, f"{what} returned answer too large (more than {wire.ANSWER_NODES} values)")
     try:
         reply = wire.parse(frame)
     except wire.WireError as exc:
@@ -85,11 +110,13 @@ def read_reply(frame: bytes, seq: int, what: str) -> Answer | Failure:
     if ok:
         if "value" not in reply:
             return tampering(f"{what}: a reply without an answer")
+        if not value:
+            return Answer(None, _info(reply.get("info")), cpu)
         try:
-            value = wire.decode_value(reply["value"], build_wire_object)
+            answer = wire.decode_answer(reply["value"], build_wire_object)
         except wire.WireError as exc:
             return Failure(Verdict.BAD_ANSWER, f"{what} returned {exc}", cpu=cpu)
-        return Answer(value, _info(reply.get("info")), cpu)
+        return Answer(answer, _info(reply.get("info")), cpu)
     name = reply.get("verdict")
     verdict = next((v for v in REPORTABLE if v.value == name), None) if type(name) is str else None
     if verdict is None:

@@ -91,6 +91,7 @@ class BotProcess:
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
         self.workcap: WorkCap | None = None  # plain mode: the parent holds the working folder's cap
+        self._decode = True  # whether the current call's answer is decoded (see call)
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -184,10 +185,15 @@ class BotProcess:
         except (TypeError, ValueError) as exc:
             return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode the import: {exc}")
         self._seq += 1
+        self._decode = True  # the import's answer lists the bot's methods
         return self._roundtrip(payload, lim.load, "import of player.py")
 
-    def call(self, call: Call) -> CallResult:
-        """Make one call on the bot (see :class:`harness.games.base.Call`)."""
+    def call(self, call: Call, *, value: bool = True) -> CallResult:
+        """Make one call on the bot (see :class:`harness.games.base.Call`).
+
+        ``value=False``: the caller ignores the answer, so it is not decoded (``value`` is ``None``).
+        """
+        self._decode = value
         if self.dead is not None:
             return self.dead
         if not self._ready:
@@ -405,7 +411,7 @@ class BotProcess:
     def _judge(self, frame: bytes, what: str, limit: float, wall: float, measured: float | None) -> CallResult:
         """Turn a reply frame into a result: the parent's reading of it (:mod:`judge`), then its clocks."""
         lim = self.limits
-        reply = judge.read_reply(frame, self._seq, what)
+        reply = judge.read_reply(frame, self._seq, what, self._decode)
         cpu = self.meter.judge(measured, reply.cpu)
         if isinstance(reply, judge.Failure):
             result = CallResult(False, verdict=reply.verdict, reason=reply.reason, wall=wall, cpu=cpu,

@@ -15,27 +15,32 @@ the bot expects it may fail, and in the sandbox it fails exactly as on a machine
 package. So is an import of a module installed nowhere (a typo): it fails as it did on the
 course's grader, with the bot's exception. A syntax error is not judged here: importing the file in the sandbox reports it as the
 bot's exception, with the line.
+
+Every module is parsed in a child process with a memory and a CPU cap, once per content
+(:mod:`harness.sandbox.scan`, cached across games and runs), never in the harness's own
+process: a module past those caps is a ``size`` finding, the bot's ``forbidden``.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
 import importlib.util
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.games.base import GameSpec
+from harness.sandbox.limits import mib
+from harness.sandbox import scan as scanner
+from harness.sandbox.scan import Scan
 from harness.submission import MAIN, Submission
 
-GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 PACKAGES_KEY = "bot_packages"
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One broken static rule: which (``files``, ``ascii``, ``forbidden``, ``unapproved``) and where."""
+    """One broken static rule: which (``files``, ``ascii``, ``forbidden``, ``unapproved``, ``size``) and where."""
 
     rule: str
     reason: str
@@ -46,53 +51,23 @@ def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(game.packages) | frozenset(packages)
 
 
-def _guarded_by(handlers: list[ast.ExceptHandler]) -> bool:
-    """True if one of ``handlers`` catches a failed import (bare, ImportError or broader)."""
-    for h in handlers:
-        if h.type is None:
-            return True
-        names = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-        if any(isinstance(n, ast.Name) and n.id in GUARDS for n in names):
-            return True
-    return False
+def parse(source: bytes) -> Scan:
+    """What parsing the module found (:func:`harness.sandbox.scan.scan`: in a capped child, once
+    per content; never in this process).
 
-
-def _imports(tree: ast.AST) -> Iterator[tuple[ast.stmt, str, bool]]:
-    """(node, top-level module, guarded by an ImportError handler) for every absolute import.
-
-    The walk keeps its own stack, never Python's: a legal bot may hold one expression
-    thousands of nodes deep (a long sum, a table written out by hand). Nodes come out in
-    source order.
+    A syntax error is the bot's exception at run time, with its line; so is a file too deep for
+    the parser (``RecursionError``): importing it in the sandbox says what happens, as it would
+    on the course's grader. A file whose parse breaks the child's memory or CPU cap is a finding
+    (:func:`findings`, rule ``size``).
     """
-    tries = (ast.Try, getattr(ast, "TryStar", ast.Try))
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
-    while stack:
-        node, guarded = stack.pop()
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield node, alias.name.partition(".")[0], guarded
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node, node.module.partition(".")[0], guarded
-        if isinstance(node, tries):
-            inner = guarded or _guarded_by(node.handlers)
-            children = [(c, inner) for c in node.body]
-            children += [(c, guarded) for part in (node.handlers, node.orelse, node.finalbody) for c in part]
-        else:
-            children = [(c, guarded) for c in ast.iter_child_nodes(node)]
-        stack.extend(reversed(children))
+    return scanner.scan(source)
 
 
-def parse(source: bytes) -> ast.AST | None:
-    """The module's syntax tree, or ``None`` when it has none to judge here.
-
-    A syntax error is the bot's exception at run time, with its line. A file too deep for
-    the parser (``RecursionError``) or too big for memory is left to run time too: importing
-    it in the sandbox says what happens, as it would on the course's grader.
-    """
-    try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+def _over(name: str, found: Scan) -> Finding:
+    """The finding for a module too large or complex to parse within the child's caps."""
+    cap = f"{mib(scanner.MEMORY)} of memory" if found.over == "memory" else f"{scanner.CPU} s of CPU time"
+    return Finding("size", f"{name}: too large or complex to check: parsing it needs more than {cap} "
+                           f"(a bot could not import it within its own limits either)")
 
 
 def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[str] = ()) -> list[Finding]:
@@ -105,22 +80,22 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     if not game.several_files:
         found += _second_modules(game, sub)
     for name, source in submitted(game, sub).python_files():  # what the grader gets
-        if game.ascii_only:
+        if game.ascii_only and not source.isascii():
             for lineno, line in enumerate(source.split(b"\n"), start=1):
                 col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
                 if col is not None:
                     found.append(Finding("ascii", f"{name} line {lineno} column {col}: non-ASCII character "
                                                   f"(the game requires ASCII-only source, comments included)"))
                     break
-        tree = parse(source)
-        if tree is None:
-            continue
-        for node, top, guarded in _imports(tree):
+        scanned = parse(source)
+        if scanned.over is not None:
+            found.append(_over(name, scanned))
+        for lineno, top, guarded in scanned.imports:
             if top in game.forbidden_imports:
-                found.append(Finding("forbidden", f"{name} line {node.lineno}: import of {top!r} is not allowed "
+                found.append(Finding("forbidden", f"{name} line {lineno}: import of {top!r} is not allowed "
                                                   f"in {game.title}"))
             elif top not in allowed and not guarded and _installed(top):
-                found.append(Finding("unapproved", f"{name} line {node.lineno}: import of {top!r} is not allowed: "
+                found.append(Finding("unapproved", f"{name} line {lineno}: import of {top!r} is not allowed: "
                                                    f"it is neither the standard library nor a package approved for "
                                                    f"this job (an instructor approves it with `{PACKAGES_KEY}: "
                                                    f"[{top}]` in the job)"))
@@ -136,8 +111,7 @@ def _second_modules(game: GameSpec, sub: Submission) -> list[Finding]:
     todo = [MAIN]
     while todo:
         name = todo.pop()
-        tree = parse(sub.files[name])
-        for _, top, guarded in _imports(tree) if tree is not None else ():
+        for _, top, guarded in parse(sub.files[name]).imports:
             # A guarded import has its way out: on the grader it failed and the bot went on.
             if top in own and own[top] not in needed and not guarded:
                 needed.append(own[top])

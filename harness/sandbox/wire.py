@@ -153,6 +153,15 @@ COMPACT = _premade((",", ":"))  # an answer in the bot's process
 SPACED = _premade((", ", ": "))  # a request in the parent (json.dumps's separators)
 MAX_DEPTH = 64  # nesting deeper than any sane answer; deeper structures are refused
 MAX_NODES = 200_000  # values in one message; an enormous answer is refused, not serialised
+# The parent's caps on a bot's answer (decode_answer), from what the games' real answers need: the
+# largest is Quoridor's SemBasic expand_obstacles() on a 15x15 board (392 walls of two Obstacles
+# with four fields: about 4,300 values). No game's answer holds a dict; a small one is still
+# decoded so the game's adapter can say what it expected. Walking 20,000 values costs the
+# parent a few milliseconds; a dict key that is not a str is refused, because an int, float or
+# tuple key's hash is the bot's choice (multiples of 2**61-1 all hash to 0: a dict of such keys
+# is quadratic to build) while a str's hash is salted per process.
+ANSWER_NODES = 20_000
+ANSWER_DICT_ITEMS = 256
 
 
 class WireError(ValueError):
@@ -311,6 +320,13 @@ def loads(data: bytes, build_object: ObjectBuilder) -> Any:
     return decode_value(parse(data), build_object)
 
 
+def decode_answer(raw: Any, build_object: ObjectBuilder) -> Any:
+    """:func:`decode_value` under the parent's caps on a bot's answer: at most
+    :data:`ANSWER_NODES` values, dicts of at most :data:`ANSWER_DICT_ITEMS` entries whose keys
+    are all ``str``. Whatever the bot sent, this costs milliseconds; past a cap, a :class:`WireError`."""
+    return decode_value(raw, build_object, max_nodes=ANSWER_NODES, max_dict=ANSWER_DICT_ITEMS)
+
+
 def parse(data: bytes) -> Any:
     """Plain JSON bytes (an envelope) to Python values; :class:`WireError` if malformed.
 
@@ -343,6 +359,26 @@ def parse(data: bytes) -> Any:
         raise WireError(str(exc)[:200]) from None
 
 
+def crowded(data: bytes, max_nodes: int) -> bool:
+    """True if the JSON ``data`` surely holds more than ``max_nodes`` values: refused unparsed.
+
+    The parent's check of a bot's reply before the C parser builds anything: a 1 MiB frame of
+    small lists costs the parser 40-70 ms of allocation alone, past any decode cap. Counted at C
+    speed on the bytes: every value after the first of an array (and every member of an object)
+    follows a comma outside a string, and a tagged value brings at most two commas of its own,
+    so more than ``2 * max_nodes + 64`` such commas (or more than ``7 * max_nodes + 64``
+    strings: keys and tags included, a value has at most seven) is more than ``max_nodes``
+    values. Under those counts the parser's work is bounded by them too.
+    """
+    limit = 2 * max_nodes + 64
+    if data.count(b",") <= limit:
+        return False
+    plain = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # every '"' left delimits a string
+    if plain.count(b'"') > 2 * (7 * max_nodes + 64):
+        return True
+    return b"".join(plain.split(b'"')[0::2]).count(b",") > limit
+
+
 class _Node:
     """A container being decoded: its raw items, the values decoded so far, how to finish it."""
 
@@ -356,13 +392,16 @@ class _Node:
         self.extra = extra
 
 
-def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
+def decode_value(raw: Any, build_object: ObjectBuilder, max_nodes: int = MAX_NODES,
+                 max_dict: int | None = None) -> Any:
     """Resolve the tags of a parsed tagged structure (the inverse of :func:`encode_value`).
 
     Iterative, with the encoder's own caps applied while it walks (at most ``MAX_DEPTH`` levels
-    of nesting, ``MAX_NODES`` values, integers of 256 bits, finite floats), so no input makes
+    of nesting, ``max_nodes`` values, integers of 256 bits, finite floats), so no input makes
     it recurse or run long: whatever the other side claims, a cap broken is a
     :class:`WireError`. Dict keys must be plain values (no objects: hashing one could run code).
+    With ``max_dict`` (a bot's answer, :func:`decode_answer`), a dict has at most that many
+    entries and str keys only, checked before any dict is built.
     """
     t = type(raw)
     if raw is None or t is bool or t is str or (t is int and raw.bit_length() <= 256) \
@@ -380,8 +419,8 @@ def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
         if len(node.values) < len(node.items):
             v = node.items[len(node.values)]
             nodes += 1
-            if nodes > MAX_NODES:
-                raise WireError(f"answer too large (more than {MAX_NODES} values)")
+            if nodes > max_nodes:
+                raise WireError(f"answer too large (more than {max_nodes} values)")
             depth = node.depth + 1
             if depth > MAX_DEPTH:
                 raise WireError(f"answer nested deeper than {MAX_DEPTH} levels")
@@ -399,7 +438,7 @@ def decode_value(raw: Any, build_object: ObjectBuilder) -> Any:
             elif t is list:
                 stack.append(_Node("list", v, depth))
             elif t is dict:
-                stack.append(_tagged(v, depth))
+                stack.append(_tagged(v, depth, max_dict))
             else:
                 raise WireError(f"answer contains a value of type {t.__name__}")
             continue
@@ -428,15 +467,22 @@ def _decode_flat(raw: list[Any], build_object: ObjectBuilder) -> list[Any] | Non
     return out
 
 
-def _tagged(v: dict[str, Any], depth: int) -> _Node:
-    """The node of a tagged JSON object (tuple, dict or object), its shape checked."""
+def _tagged(v: dict[str, Any], depth: int, max_dict: int | None = None) -> _Node:
+    """The node of a tagged JSON object (tuple, dict or object), its shape checked (and, with
+    ``max_dict``, a dict's size and the type of its keys, before anything of it is built)."""
     keys = v.keys()
     if keys == {"$t"}:
         return _Node("tuple", _list(v["$t"]), depth)
     if keys == {"$d"}:
+        pairs = _list(v["$d"])
+        if max_dict is not None and len(pairs) > max_dict:
+            raise WireError(f"answer contains a dict of {len(pairs)} entries (at most {max_dict})")
         items: list[Any] = []
-        for pair in _list(v["$d"]):
+        for pair in pairs:
             items.extend(_pair(pair))
+            if max_dict is not None and type(pair[0]) is not str:
+                raise WireError(f"answer contains a dict key that is not a str ({_kind(pair[0])}): "
+                                f"an answer's dict keys must be str")
         return _Node("dict", items, depth)
     if keys == {"$o", "type", "f"}:
         name, type_name, fields = v["$o"], v["type"], v["f"]
@@ -458,6 +504,13 @@ def _finish(node: _Node, build_object: ObjectBuilder) -> Any:
         return {_key(values[i]): values[i + 1] for i in range(0, len(values), 2)}
     name, type_name, keys = node.extra
     return build_object(name, type_name, dict(zip(keys, values)))
+
+
+def _kind(raw: Any) -> str:
+    """What a raw (undecoded) dict key is, for a reason."""
+    if type(raw) is dict:
+        return "a tuple" if raw.keys() == {"$t"} else "an object" if "$o" in raw else "a dict"
+    return {list: "a list", bool: "a bool", type(None): "None"}.get(type(raw), type(raw).__name__)
 
 
 def _list(v: Any) -> list[Any]:

@@ -77,7 +77,7 @@ CORPUS: dict[str, Case] = {
     "trust_deep_tuple_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
     "trust_very_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned an answer that cannot be decoded \(nested too deeply\)$"),
     # (encoding these takes the bot's process a while: a limit a loaded machine cannot break)
-    "trust_wide_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer too large \(more than 200000 values\)$",
+    "trust_wide_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer too large \(more than 20000 values\)$",
                              limits={"move": 10.0}),
     "trust_huge_reply": Case(V.FORBIDDEN, r"^a reply frame of \d+ bytes, over the cap of \d+ bytes" + TAMPER,
                              limits={"move": 10.0}),

@@ -90,3 +90,42 @@ def test_objects_become_the_parent_s_stand_ins() -> None:
     reply = read({"seq": 7, "ok": True, "value": {"$o": "Obstacle", "type": "m." + "C" * 500, "f": {"x": 1}}})
     assert isinstance(reply, judge.Answer) and isinstance(reply.value, WireObject)
     assert reply.value.cls == "Obstacle" and reply.value.fields == {"x": 1} and len(reply.value.type_name) == 200
+
+
+COLLIDING = 2 ** 61 - 1  # every int multiple of this hashes to 0
+
+
+def test_an_answer_with_hash_colliding_keys_is_refused_at_once() -> None:
+    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(200))
+    reply = read(None, b'{"seq": 7, "ok": true, "value": {"$d": [' + pairs.encode() + b"]}}")
+    assert isinstance(reply, judge.Failure) and reply.verdict is Verdict.BAD_ANSWER and not reply.tampered
+    assert reply.reason == "zet() returned answer contains a dict key that is not a str (int): " \
+                           "an answer's dict keys must be str"
+
+
+def test_an_ignored_answer_is_never_decoded() -> None:
+    """The worker's own format is read up to its value; any other shape has only its envelope read."""
+    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(20_000)).encode()  # just under wire.crowded's count
+    worker = b'{"ok":true,"cpu":0.125,"seq":7,"value":{"$d":[' + pairs + b"," + pairs + b"]}}"
+    spaced = b'{"seq": 7, "ok": true, "cpu": 0.5, "value": {"$d": [' + pairs + b"]}}"
+    for raw, cpu in ((worker, 0.125), (spaced, 0.5), (b'{"ok":true,"cpu":0.125,"seq":7,"value":not json}', 0.125)):
+        reply = judge.read_reply(raw, 7, "opponent_move()", value=False)
+        assert isinstance(reply, judge.Answer) and reply.value is None and reply.cpu == cpu
+    # Its envelope is still judged: out of sequence, a forged verdict, garbage.
+    for raw, verdict in ((spaced.replace(b'"seq": 7', b'"seq": 8'), Verdict.FORBIDDEN),
+                         (b'{"ok":false,"seq":7,"verdict":"ok"}', Verdict.FORBIDDEN),
+                         (b'{"ok":false,"seq":7,"verdict":"exception","reason":"boom"}', Verdict.EXCEPTION),
+                         (b'{"ok":tr', Verdict.BAD_ANSWER), (spaced.replace(b"[0", b"[0" + pairs + b","), Verdict.BAD_ANSWER)):
+        reply = judge.read_reply(raw, 7, "opponent_move()", value=False)
+        assert isinstance(reply, judge.Failure) and reply.verdict is verdict, reply
+
+
+def test_a_reply_of_too_many_values_is_refused_before_it_is_parsed() -> None:
+    """More separators outside strings than the values an answer may hold: refused unparsed."""
+    many = b'{"seq": 7, "ok": true, "value": [' + b",".join([b"[1,2]"] * 20_100) + b"]}"
+    reply = read(None, many)
+    assert isinstance(reply, judge.Failure) and reply.verdict is Verdict.BAD_ANSWER
+    assert reply.reason == "zet() returned answer too large (more than 20000 values)"
+    # Commas inside strings are no values: a long text (a bad answer of the game's) is read as it is.
+    text = read(None, b'{"seq": 7, "ok": true, "value": "' + b"[,\\\"," * 100_000 + b'"}')
+    assert isinstance(text, judge.Answer) and text.value == '[,",' * 100_000

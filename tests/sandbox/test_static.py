@@ -6,15 +6,20 @@ The long-expression bots are real sources that the old recursive visitor crashed
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
+from harness.sandbox import scan
+from harness.sandbox.scan import UNCHECKED
 from harness.sandbox.static import check_source, findings, parse
 from harness.submission import Submission, imported_names
 from tests.conftest import REPO
@@ -40,7 +45,7 @@ def hand_table(rows: int) -> str:
 
 def test_a_long_expression_is_checked_without_recursion() -> None:
     for source in (long_sum(1500), hand_table(1200)):
-        assert parse(source.encode()) is not None  # the parser takes it; only a recursive walk would not
+        assert parse(source.encode()).parsed  # the parser takes it; only a recursive walk would not
         assert [f.rule for f in findings(STAT, ("import statistics\n" + source).encode())] == ["forbidden"]
         assert check_source(PRIEM, source.encode()) is None
 
@@ -57,7 +62,7 @@ def test_imports_deep_inside_try_blocks_keep_their_guard() -> None:
 
 def test_a_file_the_parser_cannot_take_is_left_to_run_time() -> None:
     deep = long_sum(20000).encode()  # the parser itself gives up (RecursionError)
-    assert parse(deep) is None
+    assert parse(deep) == UNCHECKED
     assert findings(PRIEM, deep) == [] and imported_names(deep) == set()
 
 
@@ -89,3 +94,44 @@ def test_a_library_may_import_what_the_game_forbids_the_bot() -> None:
 
     # The bot's own import of it, hidden from the static check, is refused at run time: see the
     # import_* bots of tests/hostile/test_corpus_extra.py.
+
+
+def one_literal(size: int) -> bytes:
+    """A player.py that is one list literal of ``size`` bytes, then a legal bot."""
+    return b"TABLE = [" + b"0," * (size // 2) + b"]\n" + GOOD.encode()
+
+
+@pytest.fixture
+def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty scan cache on disk and in memory."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(scan, "_memo", {})
+    return scan.cache_dir()
+
+
+def test_a_module_is_parsed_once_per_content_in_a_child_and_reused_across_runs(fresh_cache: Path) -> None:
+    source = b"import yaml\n" + GOOD.encode()
+    before = scan.children
+    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"]
+    assert [f.rule for f in findings(QUORIDOR, source)] == ["unapproved"]  # another game: no second parse
+    assert imported_names(source) >= {"yaml"}
+    assert scan.children == before + 1
+    entries = list(fresh_cache.glob("*.json"))
+    assert len(entries) == 1
+    scan._memo.clear()  # a later run: the disk cache answers
+    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and scan.children == before + 1
+    entries[0].write_text('{"parsed": true, "imports": [[1, "yaml"]]}')  # corrupt: ignored, recomputed
+    scan._memo.clear()
+    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and scan.children == before + 2
+    assert json.loads(entries[0].read_text())["imports"][0] == [1, "yaml", False]
+
+
+def test_a_module_past_the_parse_caps_is_the_bot_s_forbidden(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scan, "MEMORY", 256 << 20)  # a 1 MiB literal needs about 500 MB to parse
+    assert check_source(PRIEM, one_literal(1 << 20)) == (
+        "player.py: too large or complex to check: parsing it needs more than 256 MiB of memory "
+        "(a bot could not import it within its own limits either)")
+    monkeypatch.setattr(scan, "MEMORY", 1 << 30)
+    monkeypatch.setattr(scan, "CPU", 1)  # ... and about 2 s of CPU time
+    found = findings(PRIEM, one_literal(3 << 20))
+    assert [f.rule for f in found] == ["size"] and "more than 1 s of CPU time" in found[0].reason, found
