@@ -28,7 +28,8 @@ from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits
 from harness.sandbox.static import environment, findings
 from harness.submission import MAIN, Submission
-from harness.tournament.schedule import Entrant, Roll, Task, load_entrants, make_tasks
+from harness.tournament.formats import make_tasks
+from harness.tournament.schedule import Entrant, Roll, Task, load_entrants
 
 DEFAULT_GAMES = 10
 

@@ -17,6 +17,7 @@ from typing import Any
 from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
 from harness.text import block
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 
 
@@ -143,14 +144,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         job = results.job
         print(f"{job.name} ({job.game}, {job.format})")
         print(f"  last run: {describe(runs[-1]) if runs else 'never'}")
-        if job.format == "adaptive":
-            share = 100 * results.done / results.round_robin if results.round_robin else 0.0
-            state = f"stopped: {results.stopped}" if results.stopped else results.incomplete
-            print(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
-                  f"the full round robin has {results.round_robin} ({share:.1f} % played)")
-        else:
-            print(f"  stored: {results.done} of {results.total} {'gradings' if job.is_battery else 'games'}"
-                  f" ({results.incomplete or 'complete'})")
+        print(f"  stored: {format_of(job).stored_text(results)}")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]

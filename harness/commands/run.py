@@ -15,6 +15,7 @@ from harness.submission import SubmissionError
 from harness.tournament.execute import (Executor, LocalExecutor, RunSummary, interrupt_on_signals, run_job,
                                         with_workers)
 from harness.text import block
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 from harness.tournament.store import StoreError, open_readonly
 
@@ -76,7 +77,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         raise UsageError(str(exc)) from None
     for line in summary.refused:
         print(f"harness run: {line}", file=sys.stderr)
-    what = "gradings" if job.is_battery else "games"
+    what = format_of(job).unit
     print(f"{job.name}: {summary.total} {what}, {summary.reused} reused, {summary.played} played"
           + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""), file=sys.stderr)
     if built:  # the same standings; only the history gained this run's entry since

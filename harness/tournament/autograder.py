@@ -44,6 +44,7 @@ from typing import Any
 import yaml
 
 from harness.config import Job, locate
+from harness.tournament.formats import format_of
 
 JOB_FILE = "harness-job.yaml"  # the bundled job, its paths relative to the bundle's folder
 LOGIN = "student"  # the one submission's login inside the run
@@ -344,20 +345,14 @@ def describe(job: Job, settings: dict[str, Any]) -> str:
     from harness.commands.check import limits_text
     from harness.sandbox.isolation import use_bwrap
 
-    against = {"gauntlet": f"against {job.opponent.stem if job.opponent else 'the reference player'}",
-               "round_robin": "against every reference player, both seatings",
-               "shuffled": "at tables with the reference players",
-               }.get(job.format, "against the reference players")
-    if job.is_battery and job.spec.battery is not None:
-        against = f"with the {job.spec.battery.title} checks ({', '.join(('interface', *job.spec.battery.parts))})"
+    kind = format_of(job)
+    against = kind.against(job)
     try:
         isolation = "bubblewrap (no network, no files but its own)" if use_bwrap("auto") else \
             "a plain process with resource limits (this container does not allow bubblewrap)"
     except Exception:  # noqa: BLE001 - only a description
         isolation = "the harness's sandbox"
-    games = "" if job.is_battery else f", {len(job.settings)} setting(s) x {job.games} seed(s)"
-    checks = "your answers are compared with the referee's" if job.is_battery else \
-        "the referee checks every move"
+    games, checks = kind.extent(job), kind.checks(job)
     lines = [f"Graded by the job {job.name} ({job.spec.title}, {job.format}) {against}{games}.",
              f"Judged: every call of your bot, {limits_text(job.limits, job.spec)}; "
              f"each bot runs as {isolation}; {checks}.",
@@ -384,7 +379,7 @@ def grade(root: Path, source: Path) -> dict[str, Any]:
     """Play the bundled job on ``root/submission``; the ``results.json`` document, whatever happens."""
     from harness.config import load_config
     from harness.tournament.export import gradescope
-    from harness.tournament.results import job_results
+    from harness.tournament.formats import job_results
     from harness.tournament.store import StoreError
 
     start = time.monotonic()

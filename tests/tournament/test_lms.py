@@ -14,7 +14,7 @@ import pytest
 
 from harness.config import load_config
 from harness.tournament.lms import canvas_csv
-from harness.tournament.results import job_results
+from harness.tournament.formats import job_results
 from tests.tournament.test_gradebook import course, harness, run
 
 ROSTER = """Login,Name,Student ID,SIS Login ID,Section,Email
