@@ -27,8 +27,8 @@ def _all_results(args: argparse.Namespace, light: bool = False) -> list[JobResul
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from harness.tournament.analysis import analysis_json, analysis_text
-    from harness.tournament.export import leaderboard, leaderboard_json
+    from harness.report.analysis import analysis_json, analysis_text
+    from harness.report.export import leaderboard, leaderboard_json
 
     all_results = _all_results(args, light=True)
     if args.format == "json":
@@ -54,7 +54,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 def group_leaderboard(all_results: list[JobResults]) -> str:
     """One CSV for a group: every job's leaderboard rows, with the job's name first."""
-    from harness.tournament.export import leaderboard
+    from harness.report.export import leaderboard
 
     tables = [(r.job.name, list(csv.DictReader(io.StringIO(leaderboard(r, "csv"))))) for r in all_results]
     fields = list(dict.fromkeys(f for r in all_results for f in next(csv.reader(io.StringIO(leaderboard(r, "csv"))))))
@@ -68,7 +68,7 @@ def group_leaderboard(all_results: list[JobResults]) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from harness.tournament.export import feedback, gradebook_csv, gradescope, group_csv
+    from harness.report.export import feedback, gradebook_csv, gradescope, group_csv
 
     all_results = _all_results(args, light=True)
     incomplete = [f"{r.job.name}: {r.incomplete}" for r in all_results if r.incomplete]
@@ -79,7 +79,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     for line in incomplete:
         print(f"harness export: warning: {line}", file=sys.stderr)
     if args.format in ("canvas", "moodle"):
-        from harness.tournament.lms import canvas_csv, moodle_csv
+        from harness.report.lms import canvas_csv, moodle_csv
 
         book = canvas_csv(all_results) if args.format == "canvas" else moodle_csv(all_results)
         for line in book.warnings:
@@ -137,7 +137,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from harness.tournament.history import describe
+    from harness.report.history import describe
 
     for results in _all_results(args, light=True):
         runs = results.runs

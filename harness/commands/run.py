@@ -55,9 +55,9 @@ def executor_for(args: argparse.Namespace, job: Job) -> Executor:
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     """Play one job, print its summary and leaderboard, refresh its report."""
     from harness.report.job import build_job_site
-    from harness.tournament.analysis import analysis_text
+    from harness.report.analysis import analysis_text
     from harness.tournament.cluster import ClusterError, ClusterUnfit
-    from harness.tournament.export import leaderboard
+    from harness.report.export import leaderboard
 
     job = with_workers(job, args.workers)
     executor = executor_for(args, job)

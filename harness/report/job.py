@@ -19,10 +19,10 @@ from typing import Any
 from harness.record import GameRecord, Verdict
 from harness.report.html import environment, write_page
 from harness.report.site import build_site
-from harness.tournament.analysis import analysis_json
-from harness.tournament.export import award_rule
+from harness.report.analysis import analysis_json
+from harness.report.export import award_rule
 from harness.tournament.formats import format_of
-from harness.tournament.history import annotate, describe, series
+from harness.report.history import annotate, describe, series
 from harness.tournament.results import JobResults
 
 

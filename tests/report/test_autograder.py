@@ -128,7 +128,7 @@ def grade(root: Path, files: dict[str, bytes] | None, source: Path | None = None
     env["AUTOGRADER_ROOT"] = str(root)
     script = root / "run_autograder"
     if source is not None:  # a bundle with other settings: its own copy of run_autograder's command
-        command = [str(root / "harness-venv/bin/python"), "-m", "harness.tournament.autograder", "--root", str(root),
+        command = [str(root / "harness-venv/bin/python"), "-m", "harness.report.autograder", "--root", str(root),
                    "--source", str(source)]
     else:
         command = [str(script)]

@@ -218,7 +218,7 @@ ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 PY="$ROOT/{venv}/bin/python"
 [ -x "$PY" ] || PY=python3
 mkdir -p "$ROOT/results"
-"$PY" -m harness.tournament.autograder --root "$ROOT" --source "$ROOT/source"
+"$PY" -m harness.report.autograder --root "$ROOT" --source "$ROOT/source"
 status=$?
 if [ ! -s "$ROOT/results/results.json" ]; then  # the harness could not even start: still a result
   printf '{{"score": 0, "output": "The autograder failed to start (exit code %s): not a verdict against '\\
@@ -378,7 +378,7 @@ def _for_one_student(text: str) -> str:
 def grade(root: Path, source: Path) -> dict[str, Any]:
     """Play the bundled job on ``root/submission``; the ``results.json`` document, whatever happens."""
     from harness.config import load_config
-    from harness.tournament.export import gradescope
+    from harness.report.export import gradescope
     from harness.tournament.formats import job_results
     from harness.tournament.store import StoreError
 
@@ -436,7 +436,7 @@ def grade(root: Path, source: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m harness.tournament.autograder --root R --source S``: what ``run_autograder`` runs."""
+    """``python -m harness.report.autograder --root R --source S``: what ``run_autograder`` runs."""
     parser = argparse.ArgumentParser(prog="run_autograder")
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     parser.add_argument("--source")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from harness.roster import Person, RosterError, read_roster
 from harness.text import cell
-from harness.tournament.export import student_text, students
+from harness.report.export import student_text, students
 from harness.tournament.results import JobResults
 from harness.tournament.formats import format_of
 
