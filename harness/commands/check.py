@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
+from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
                            play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
@@ -69,7 +69,7 @@ class GameLines:
         return f"Played {self.played} of {self.total}: {', '.join(parts) or 'none'}"
 
     def on_game(self, done: int, total: int, record: GameRecord) -> None:
-        """A game ended (the ``on_game`` hook of :func:`harness.check.play_grading`): count it, redraw."""
+        """A game ended (the ``on_game`` hook of :func:`harness.pregrade.play_grading`): count it, redraw."""
         self.played = done
         verdict = next((p.verdict for p in record.players if p.login == self.login), Verdict.HARNESS_ERROR)
         self.counts[verdict.value] += 1
