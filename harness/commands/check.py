@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
-                           play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
+                           limits_text, play_games, play_grading, reference_players, sandbox_notes, seat_of,
+                           static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
@@ -145,19 +146,6 @@ def verdict_text(report: CheckReport) -> str:
         return (f"PASS on a sample: {n} of the {report.job_games} games of {report.job.name} ok; the grader plays "
                 f"all {report.job_games} (run without --games to play them all).")
     return f"PASS: the grader would accept this bot: all {n} games of {report.job.name} ok."
-
-
-def limits_text(limits: Limits, game: GameSpec) -> str:
-    """The limits in words that match how a call is judged."""
-    if limits.policy == "cpu":
-        clock = (f"constructor {limits.init:g} s and each move {limits.move:g} s of CPU time; any call is stopped "
-                 f"after {limits.move * limits.backstop:g} s of wall-clock time")
-    else:
-        clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
-    clock += " (time spent waiting for a busy machine's CPU is not counted)"
-    packages = sorted({*game.packages, *limits.packages})
-    return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
-            + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))
 
 
 def slowest_text(report: CheckReport, limits: Limits) -> list[str]:

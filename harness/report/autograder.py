@@ -342,7 +342,7 @@ def _play(config: Path, name: str, seconds: float, log: Path) -> tuple[int | Non
 
 def describe(job: Job, settings: dict[str, Any]) -> str:
     """What is judged and how, in words: the job, its games, the clocks, the memory, the container."""
-    from harness.commands.check import limits_text
+    from harness.pregrade import limits_text
     from harness.sandbox.isolation import use_bwrap
 
     kind = format_of(job)
