@@ -10,19 +10,20 @@ it ranks by rating and flags each student whose interval still straddles a tier 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.games.base import GameSpec
 from harness.keys import Reader
 from harness.record import GameRecord
-from harness.tournament.adaptive import Planner, Progress, budget_of, round_robin_games
 from harness.tournament.formats.base import Faults, Format, Schedule
 from harness.tournament.job import Job
-from harness.tournament.plancache import StoredPlans
 from harness.tournament.results import JobResults, StoredGames
 from harness.tournament.schedule import Roll
 from harness.tournament.standings import standings
 from harness.tournament.store import ResultsStore, open_readonly
+
+if TYPE_CHECKING:  # the planner brings numpy: imported when an adaptive job is run or read
+    from harness.tournament.adaptive import Progress
 
 
 def share(text: str) -> float | None:
@@ -37,18 +38,25 @@ class AdaptiveSchedule(Schedule):
     """The planner's waves; the store's plan cache spares a resumed run the refits."""
 
     def __init__(self, job: Job, roll: Roll, store: ResultsStore) -> None:
+        from harness.tournament.adaptive import budget_of
+        from harness.tournament.plancache import StoredPlans
+
         self.job, self.roll, self.store = job, roll, store
         self.total = self.reused = 0  # known once the schedule stops
         self.expected = budget_of(job, roll)
         self.plans = StoredPlans(store.connection, job.name)  # each wave's plan, for readers and resumes
 
     def waves(self, faults: Faults) -> Iterator[Progress]:
+        from harness.tournament.adaptive import Planner
+
         def lookup(keys: list[str]) -> Mapping[str, GameRecord]:
             return {**self.store.found(keys, light=True), **{k: faults[k] for k in keys if k in faults}}
 
         return Planner(self.job, self.roll).walk(lookup, self.plans)
 
     def finish(self, last: Any, played: int, faults: Faults, info: dict[str, Any]) -> tuple[int, int]:
+        from harness.tournament.adaptive import round_robin_games
+
         if not faults:  # the schedule is the store's own: earlier days' plans are unreachable
             self.plans.prune()
         info.update(games=last.games, reused=last.games - played,
@@ -89,6 +97,9 @@ class Adaptive(Format):
         """Its waves replayed from the store (each wave's plan read from the store's plan cache when
         recorded), ranked by rating, each student's interval flagged when it still straddles an
         award tier's boundary."""
+        from harness.tournament.adaptive import Planner, round_robin_games
+        from harness.tournament.plancache import StoredPlans
+
         keys: list[str] = []
 
         def stream(store: ResultsStore, wanted: set[str]) -> Iterator[GameRecord]:
