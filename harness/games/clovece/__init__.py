@@ -8,10 +8,18 @@ Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :
 
 from pathlib import Path
 
-from harness.games.base import GameSpec
+from harness.games.base import Conformance, GameSpec
 from harness.games.clovece.adapter import ADAPTER
 from harness.games.clovece.render import svg, text
 from harness.games.clovece.rules import RULES, describe
+
+# A whole game is a few hundred decisions; small ply caps add games that end by the cap.
+CONFORMANCE = Conformance(
+    settings=[{}, {}, {}, {"ply_cap": 60}, {"ply_cap": 1}],
+    playouts=200,
+    max_plies=4000,
+)
+
 
 GAME = GameSpec(
     name="clovece",
@@ -25,11 +33,6 @@ GAME = GameSpec(
     describe=describe,
     players=4,
     required_methods=("get_move",),
+    student_imports=("clovece",),
+    conformance=CONFORMANCE,
 )
-
-# A whole game is a few hundred decisions; small ply caps add games that end by the cap.
-CONFORMANCE = {
-    "settings": [{}, {}, {}, {"ply_cap": 60}, {"ply_cap": 1}],
-    "playouts": 200,
-    "max_plies": 4000,
-}
