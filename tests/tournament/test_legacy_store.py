@@ -1,8 +1,8 @@
 """A store written before the redesign of issue 28 is reused whole, and reads the same.
 
 ``tests/tournament/legacy/`` was written by the harness as it was before formats became plug-ins
-(commit 94a6ac0): a round robin (``rr``), an adaptive job (``ad``) and a Štreky gauntlet
-(``sg``) of tiny PriemSpel and Štreky bots, their SQLite stores under ``results/``, and what
+(commit 94a6ac0): a round robin (``rr``), an adaptive job (``ad``), a Štreky gauntlet (``sg``)
+of tiny PriemSpel and Štreky bots and a SemBasic grading battery (``sb``) of two Quoridor bots, their SQLite stores under ``results/``, and what
 ``harness leaderboard`` and ``harness export`` printed from them under ``expected/``. The code of
 today must find every stored game (0 played: the game keys did not change) and print the same
 bytes.
@@ -21,7 +21,7 @@ import pytest
 from tests.conftest import REPO
 
 LEGACY = Path(__file__).parent / "legacy"
-JOBS = ("rr", "ad", "sg", "all")
+JOBS = ("rr", "ad", "sg", "sb", "all")
 BOARDS = ("text", "markdown", "csv", "json")
 EXPORTS = ("csv", "canvas", "moodle", "gradescope", "feedback")
 
@@ -62,7 +62,7 @@ def test_an_old_store_is_reused_whole(legacy: Path) -> None:
     assert done.returncode == 0, done.stderr
     summaries = [line for line in done.stderr.splitlines() if " reused, " in line]
     assert summaries == ["rr: 40 games, 40 reused, 0 played", "ad: 38 games, 38 reused, 0 played",
-                         "sg: 4 games, 4 reused, 0 played"], done.stderr
+                         "sg: 4 games, 4 reused, 0 played", "sb: 2 gradings, 2 reused, 0 played"], done.stderr
     for job in JOBS:  # and the standings it stored in the history read as before
         board = harness(legacy, "leaderboard", job, "--format", "csv")
         assert board.stdout == (LEGACY / "expected" / f"leaderboard-{job}.csv").read_text(encoding="utf-8")
