@@ -7,16 +7,12 @@ incomplete everywhere; ``export`` refuses one (exit code 1) unless ``--allow-inc
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import sys
 import time
 from typing import Any
 
 from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
-from harness.text import block
 from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 

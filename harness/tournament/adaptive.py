@@ -72,7 +72,6 @@ from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
 from harness.tournament.job import Job
-from harness.games import get_game
 from harness.record import GameRecord
 from harness.tournament.plancache import Plan, Plans, planning_digest, wave_digest
 from harness.tournament.schedule import Roll, Task, game_key
