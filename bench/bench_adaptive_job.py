@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.config import load_config  # noqa: E402
 from harness.tournament.execute import LocalExecutor, run_job  # noqa: E402
-from harness.tournament.results import job_results  # noqa: E402
+from harness.tournament.formats import job_results  # noqa: E402
 from harness.tournament.standings import tier_reach  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

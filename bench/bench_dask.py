@@ -30,7 +30,8 @@ from harness.config import Awards, Job, SubmissionRef  # noqa: E402
 from harness.sandbox.limits import Limits  # noqa: E402
 from harness.tournament.cluster import DaskExecutor  # noqa: E402
 from harness.tournament.execute import play_task  # noqa: E402
-from harness.tournament.schedule import load_entrants, make_tasks  # noqa: E402
+from harness.tournament.formats import make_tasks  # noqa: E402
+from harness.tournament.schedule import load_entrants  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -32,7 +32,7 @@ from harness.config import load_config  # noqa: E402
 from harness.record import GameRecord, PlayerRecord  # noqa: E402
 from harness.tournament.adaptive import Planner  # noqa: E402
 from harness.tournament.plancache import StoredPlans  # noqa: E402
-from harness.tournament.results import job_results  # noqa: E402
+from harness.tournament.formats import job_results  # noqa: E402
 from harness.tournament.schedule import load_entrants  # noqa: E402
 from harness.tournament.store import ResultsStore  # noqa: E402
 

@@ -59,7 +59,7 @@ def measure(folder: Path) -> None:
     """In this process: what the leaderboard and the gradebook export do, timed."""
     from harness.config import Awards, Job, SubmissionRef
     from harness.sandbox.limits import Limits
-    from harness.tournament.export import feedback, gradebook_csv, gradescope, leaderboard
+    from harness.report.export import feedback, gradebook_csv, gradescope, leaderboard
     from harness.tournament.results import stored_results
     from harness.tournament.schedule import load_entrants
 

@@ -34,7 +34,8 @@ from harness.config import load_config  # noqa: E402
 from harness.tournament import adaptive  # noqa: E402
 from harness.record import GameRecord  # noqa: E402
 from harness.tournament.execute import LocalExecutor, Work, play_task, run_job  # noqa: E402
-from harness.tournament.schedule import load_entrants, make_tasks  # noqa: E402
+from harness.tournament.formats import make_tasks  # noqa: E402
+from harness.tournament.schedule import load_entrants  # noqa: E402
 from harness.tournament.store import ResultsStore  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]

@@ -14,7 +14,8 @@ A job::
       streky-grading:
         description: ...            # shown on the job's report
         game: streky
-        format: gauntlet          # gauntlet | round_robin | adaptive | shuffled | battery (sembasic: Quoridor's)
+        format: gauntlet          # a module of harness/tournament/formats: gauntlet | round_robin | adaptive
+                                  #   | shuffled | battery (or a game's battery by name: Quoridor's sembasic)
         submissions: submissions/streky     # a folder of <login>/ folders, or a list of globs
         roster: students.csv      # optional: every login of the course (a row for each)
         reference: [strong]       # reference bots taking part (a bare name: the game's own)
@@ -41,7 +42,6 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,106 +49,16 @@ from typing import Any
 import yaml
 
 from harness.games import UnknownGame, game_names, get_game
-from harness.games.base import GameSpec, SettingsError, is_bare_name
+from harness.games.base import GameSpec, SettingsError
+from harness.keys import ConfigError, Reader, locate
 from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.packages import PackageError, approve
-from harness.submission import MAIN, ZIP
+from harness.tournament.formats import FORMATS, format_named, format_names
+from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 
-FORMATS = ("gauntlet", "round_robin", "adaptive", "shuffled", "battery", "sembasic")
-# Formats that run the game's grading battery instead of games: the generic name, and the names
-# of the batteries games declare (``sembasic`` is Quoridor's).
-BATTERY_FORMATS = ("battery", "sembasic")
 POLICIES = ("pass_fail", "tiers", "none")
 ANALYSES = ("seats",)
-
-
-class ConfigError(ValueError):
-    """A problem in tournaments.yaml; the message is one line naming the file and key path."""
-
-
-@dataclass(frozen=True)
-class Tier:
-    """Points for players ranked at most ``rank``, or within the top ``top`` fraction."""
-
-    points: float
-    rank: int | None = None
-    top: float | None = None
-
-
-@dataclass(frozen=True)
-class Awards:
-    """How standings become points: ``pass_fail`` (gauntlets), ``tiers`` (by rank), ``none``."""
-
-    policy: str = "none"
-    points: float = 0.0  # pass_fail: points for a run without any error
-    tiers: tuple[Tier, ...] = ()
-    style: StyleDeduction | None = None  # points off for PEP 8 findings (``style:``), if the job sets it
-
-
-@dataclass(frozen=True)
-class StyleDeduction:
-    """``awards: {style: {per_finding: P, cap: C}}``: P points off per PEP 8 finding, at most C."""
-
-    per_finding: float
-    cap: float
-
-
-@dataclass(frozen=True)
-class SimilaritySettings:
-    """A job's ``similarity:`` keys: given code that is no evidence, and earlier years to compare with."""
-
-    exclude: tuple[Path, ...] = ()  # files or folders of code every student was given
-    archive: Path | None = None  # a folder of earlier submissions, one folder (or file) per login
-
-
-@dataclass(frozen=True)
-class SubmissionRef:
-    """Where one student's submission is: a folder, a ``player.py``-style file or a ``.zip``."""
-
-    login: str
-    path: Path
-
-
-@dataclass(frozen=True)
-class Job:
-    """One validated job of tournaments.yaml."""
-
-    name: str
-    game: str
-    format: str
-    submissions: tuple[SubmissionRef, ...]  # one per login, sorted by login
-    reference: tuple[Path, ...]
-    opponent: Path | None
-    settings: tuple[dict[str, Any], ...]  # normalised by the game
-    games: int
-    seed: int
-    tournament: bool
-    limits: Limits
-    workers: int
-    awards: Awards
-    results: Path
-    retries: int = 3
-    config_file: Path = field(default=Path("tournaments.yaml"))
-    description: str = ""
-    roster: tuple[str, ...] | None = None  # every login of the course, if the job has a roster
-    roster_file: Path | None = None  # the roster's file: the students' LMS identities (harness.roster)
-    analysis: str | None = None
-    public: bool = False
-    tables: int | None = None  # round robin of more than two seats: sample this many tables per seed
-    confidence: float = 0.95  # adaptive: the confidence at which a bot's award tier counts as settled
-    budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
-    similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
-    waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
-
-    @property
-    def spec(self) -> GameSpec:
-        return get_game(self.game)
-
-    @property
-    def is_battery(self) -> bool:
-        """True when the job grades with the game's battery (``format: battery`` or ``sembasic``)."""
-        return self.format in BATTERY_FORMATS
 
 
 @dataclass(frozen=True)
@@ -204,72 +114,7 @@ class Config:
         named = self.jobs.get(f"{game}-grading")
         if named is not None and named.game == game:
             return named
-        return next((j for j in self.jobs.values() if j.game == game and j.format == "gauntlet"), None)
-
-
-class _Reader:
-    """Reads one job's mapping, raising ConfigError with the full key path."""
-
-    def __init__(self, path: Path, where: str, data: Mapping[str, Any]) -> None:
-        self.path, self.where, self.data = path, where, data
-
-    def fail(self, key: str, problem: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {self.where}.{key}: {problem}")
-
-    def get(self, key: str, default: Any = ...) -> Any:
-        if key not in self.data:
-            if default is ...:
-                raise ConfigError(f"{self.path}: {self.where}: missing key {key!r}")
-            return default
-        return self.data[key]
-
-    def integer(self, key: str, default: Any = ..., minimum: int = 0) -> int:
-        value = self.get(key, default)
-        if type(value) is not int or value < minimum:
-            raise self.fail(key, f"must be an integer >= {minimum}, got {value!r}")
-        return value
-
-    def number(self, key: str, value: Any, minimum: float = 0.0, inclusive: bool = False) -> float:
-        if type(value) not in (int, float) or value < minimum or (value == minimum and not inclusive):
-            raise self.fail(key, f"must be a number {'>=' if inclusive else '>'} {minimum:g}, got {value!r}")
-        return float(value)
-
-    def boolean(self, key: str, default: bool) -> bool:
-        value = self.get(key, default)
-        if type(value) is not bool:
-            raise self.fail(key, f"must be true or false, got {value!r}")
-        return value
-
-    def choice(self, key: str, choices: tuple[str, ...], default: Any = ...) -> str:
-        value = self.get(key, default)
-        if value not in choices:
-            raise self.fail(key, f"must be one of {', '.join(choices)}, got {value!r}")
-        return str(value)
-
-    def file(self, key: str, text: Any, game: GameSpec | None = None) -> Path:
-        if not isinstance(text, str):
-            raise self.fail(key, f"must be a path, got {text!r}")
-        path = locate(self.path.parent, text)
-        if not path.exists() and game is not None and is_bare_name(text):
-            try:  # a bare name that is no path names the game's shipped reference player
-                return game.reference_player(text)
-            except LookupError as exc:
-                raise self.fail(key, str(exc)) from None
-        if not path.exists():
-            raise self.fail(key, f"no such file: {text}")
-        return path
-
-
-def locate(base: Path, text: str) -> Path:
-    """``text`` relative to ``base``; the installed harness's own reference players as a fallback."""
-    path = (base / text).resolve()
-    if not path.exists() and Path(text).parts[:1] == ("reference_players",):
-        import reference_players
-
-        shipped = Path(reference_players.__file__).resolve().parent.joinpath(*Path(text).parts[1:])
-        if shipped.exists():
-            return shipped
-    return path
+        return next((j for j in self.jobs.values() if j.game == game and format_named(j.format).grading), None)
 
 
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
@@ -336,7 +181,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
 
 
 def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
-    r = _Reader(path, f"jobs.{name}", body)
+    r = Reader(path, f"jobs.{name}", body)
     unknown = set(body) - KNOWN_KEYS
     if unknown:
         raise r.fail(sorted(unknown)[0], f"unknown key (known: {', '.join(sorted(KNOWN_KEYS))})")
@@ -345,26 +190,20 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         game = get_game(str(game_name).lower())
     except UnknownGame:
         raise r.fail("game", f"unknown game {game_name!r} (installed: {', '.join(game_names())})") from None
-    fmt = r.choice("format", FORMATS)
+    fmt = r.choice("format", format_names())
+    kind = format_named(fmt)
+    for other in FORMATS.values():  # a key of another format's (an opponent in a round robin, say)
+        for key, problem in other.keys.items():
+            if key in body and key not in kind.keys:
+                raise r.fail(key, problem)
     submissions = _submissions(r, r.get("submissions", []))
     reference_raw = r.get("reference", [])
     if not isinstance(reference_raw, list):
         raise r.fail("reference", "must be a list of bot files")
     reference = tuple(r.file(f"reference[{i}]", p, game) for i, p in enumerate(reference_raw))
-    opponent = None
-    if fmt == "gauntlet":
-        opponent = r.file("opponent", r.get("opponent"), game)
-    elif "opponent" in body:
-        raise r.fail("opponent", "only a gauntlet has an opponent")
-    if fmt in BATTERY_FORMATS:
-        if game.battery is None:
-            raise r.fail("format", f"{game.title} declares no grading battery for format {fmt}")
-        if fmt != "battery" and fmt != game.battery.name:
-            raise r.fail("format", f"{fmt} is not {game.title}'s grading battery (its battery: {game.battery.name})")
-    needed = {"gauntlet": 0, "round_robin": game.players, "adaptive": game.players,
-              "shuffled": game.players}.get(fmt, 0)
-    if fmt == "adaptive" and game.players != 2:
-        raise r.fail("format", f"adaptive schedules two-player games; {game.title} seats {game.players}")
+    own = kind.read(r, body, game)
+    kind.check(r, game, fmt)
+    needed = kind.bots_needed(game)
     if len(submissions) + len(reference) < needed:
         raise r.fail("submissions", "too few bots for this format (found "
                      f"{len(submissions)} submissions and {len(reference)} reference players; "
@@ -389,7 +228,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         workers = workers_raw
     else:
         raise r.fail("workers", f"must be 'auto' or a positive integer, got {workers_raw!r}")
-    tournament = r.boolean("tournament", fmt in ("round_robin", "adaptive"))
+    tournament = r.boolean("tournament", kind.tournament)
     results_raw = r.get("results", f"results/{name}")
     if not isinstance(results_raw, str):
         raise r.fail("results", f"must be a folder path, got {results_raw!r}")
@@ -398,55 +237,20 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         raise r.fail("description", f"must be text, got {description!r}")
     roster, roster_file = _roster(r)
     analysis = r.get("analysis", None)
-    if analysis is not None and (analysis not in ANALYSES or fmt != "round_robin"):
+    if analysis is not None and analysis not in kind.analyses:
         raise r.fail("analysis", f"must be one of {', '.join(ANALYSES)} (for a round_robin), got {analysis!r}")
     return Job(name=name, game=game.name, format=fmt, submissions=submissions, reference=reference,
-               opponent=opponent, settings=tuple(settings), games=r.integer("games", 2, minimum=1),
+               opponent=own.pop("opponent", None), settings=tuple(settings), games=r.integer("games", 2, minimum=1),
                seed=r.integer("seed", 1), tournament=tournament, limits=_limits(r, game),
-               workers=workers, awards=_awards(r, fmt), results=(path.parent / results_raw).resolve(),
+               workers=workers, awards=_awards(r), results=(path.parent / results_raw).resolve(),
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
                similarity=_similarity(r, path), waive=_waive(r, game),
-               **_adaptive(r, fmt, body))
+               **own)
 
 
-def _share(text: str) -> float | None:
-    """``"35%"`` -> 0.35; ``None`` for anything else."""
-    try:
-        return float(text.strip().removesuffix("%")) / 100 if text.strip().endswith("%") else None
-    except ValueError:
-        return None
-
-
-def _adaptive(r: _Reader, fmt: str, body: dict[str, Any]) -> dict[str, Any]:
-    """An adaptive job's ``confidence`` (a fraction or a percentage) and ``budget`` (games or a share)."""
-    for key in ("confidence", "budget"):
-        if key in body and fmt != "adaptive":
-            raise r.fail(key, "only an adaptive job has one")
-    if fmt != "adaptive":
-        return {}
-    raw = body.get("confidence", 0.95)
-    confidence = _share(raw) if isinstance(raw, str) else raw if type(raw) in (int, float) else None
-    if confidence is None or not 0.5 <= confidence < 1:
-        raise r.fail("confidence", f"must be a fraction in [0.5, 1) or a percentage such as 95%, got {raw!r}")
-    raw = body.get("budget")
-    budget: int | float | None = None
-    if raw is not None:
-        budget = _share(raw) if isinstance(raw, str) else raw if type(raw) in (int, float) else None
-        if budget is None or budget <= 0 or (isinstance(budget, float) and budget > 1):
-            raise r.fail("budget", f"must be a number of games or a share of the round robin such as 35%, got {raw!r}")
-    return {"confidence": float(confidence), "budget": budget}
-
-
-def login_of(path: Path) -> str:
-    """The login a submission path stands for: the folder of a ``player.py``/``player.zip``, else its name."""
-    if path.is_dir():
-        return path.name
-    return path.parent.name if path.name in (MAIN, ZIP) else path.stem
-
-
-def _submissions(r: _Reader, raw: Any) -> tuple[SubmissionRef, ...]:
+def _submissions(r: Reader, raw: Any) -> tuple[SubmissionRef, ...]:
     """A folder of ``<login>/`` folders (each one submission, usable or not), or a list of globs."""
     patterns = [raw] if isinstance(raw, str) else raw
     if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
@@ -473,7 +277,7 @@ def _submissions(r: _Reader, raw: Any) -> tuple[SubmissionRef, ...]:
     return tuple(SubmissionRef(login, logins[login]) for login in sorted(logins))
 
 
-def _roster(r: _Reader) -> tuple[tuple[str, ...] | None, Path | None]:
+def _roster(r: Reader) -> tuple[tuple[str, ...] | None, Path | None]:
     """The logins of ``roster:`` and its file (see :mod:`harness.roster`: one login per line, or a
     CSV file with a ``login`` column and the LMS's identity columns)."""
     raw = r.get("roster", None)
@@ -487,7 +291,7 @@ def _roster(r: _Reader) -> tuple[tuple[str, ...] | None, Path | None]:
     return tuple(p.login for p in people), path
 
 
-def _packages(r: _Reader, game: GameSpec) -> tuple[str, ...]:
+def _packages(r: Reader, game: GameSpec) -> tuple[str, ...]:
     raw = r.get("bot_packages", [])
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
         raise r.fail("bot_packages", f"must be a list of import names (e.g. [numpy]), got {raw!r}")
@@ -502,7 +306,7 @@ def _packages(r: _Reader, game: GameSpec) -> tuple[str, ...]:
 BACKSTOP = 1.5  # the cpu policy's default wall-clock backstop, as a multiple of the limit
 
 
-def _limits(r: _Reader, game: GameSpec) -> Limits:
+def _limits(r: Reader, game: GameSpec) -> Limits:
     """The job's limits: the game's call limits, judged by CPU time unless the job says ``wall``.
 
     Jobs default to the ``cpu`` policy (with a wall-clock backstop of 1.5x): a daily tournament
@@ -534,11 +338,11 @@ def _limits(r: _Reader, game: GameSpec) -> Limits:
     return replace(limits, **values)
 
 
-def _awards(r: _Reader, fmt: str) -> Awards:
+def _awards(r: Reader) -> Awards:
     raw = r.get("awards", {"policy": "none"})
     if not isinstance(raw, dict):
         raise r.fail("awards", "must be a mapping with a policy")
-    sub = _Reader(r.path, f"{r.where}.awards", raw)
+    sub = Reader(r.path, f"{r.where}.awards", raw)
     policy = sub.choice("policy", POLICIES)
     style = _style(sub)
     if policy == "pass_fail":
@@ -550,7 +354,7 @@ def _awards(r: _Reader, fmt: str) -> Awards:
         raise sub.fail("tiers", "must be a non-empty list of {rank: N, points: P} or {top: F, points: P}")
     tiers = []
     for i, t in enumerate(tiers_raw):
-        tr = _Reader(r.path, f"{r.where}.awards.tiers[{i}]", t if isinstance(t, dict) else {})
+        tr = Reader(r.path, f"{r.where}.awards.tiers[{i}]", t if isinstance(t, dict) else {})
         if not isinstance(t, dict) or ("rank" in t) == ("top" in t):
             raise sub.fail(f"tiers[{i}]", "must have exactly one of rank or top, and points")
         points = tr.number("points", tr.get("points"), minimum=-1e9)
@@ -565,19 +369,19 @@ def _awards(r: _Reader, fmt: str) -> Awards:
 
 
 # ---- code rules and similarity (issue 29) -------------------------------------------------------
-def _style(sub: _Reader) -> StyleDeduction | None:
+def _style(sub: Reader) -> StyleDeduction | None:
     """``style: {per_finding: P, cap: C}`` of a job's awards, if present."""
     if "style" not in sub.data:
         return None
     raw = sub.get("style")
     if not isinstance(raw, dict) or set(raw) - {"per_finding", "cap"} or "per_finding" not in raw:
         raise sub.fail("style", "must be a mapping {per_finding: P, cap: C} (points off per PEP 8 finding, at most C)")
-    st = _Reader(sub.path, f"{sub.where}.style", raw)
+    st = Reader(sub.path, f"{sub.where}.style", raw)
     per = st.number("per_finding", raw["per_finding"])
     return StyleDeduction(per, st.number("cap", raw.get("cap", float("inf"))) if "cap" in raw else float("inf"))
 
 
-def _similarity(r: _Reader, path: Path) -> SimilaritySettings:
+def _similarity(r: Reader, path: Path) -> SimilaritySettings:
     """``similarity: {exclude: [files or folders], archive: folder}``."""
     raw = r.get("similarity", {})
     if not isinstance(raw, dict) or set(raw) - {"exclude", "archive"}:
@@ -600,7 +404,7 @@ def _similarity(r: _Reader, path: Path) -> SimilaritySettings:
     return SimilaritySettings(tuple(found), archive)
 
 
-def _waive(r: _Reader, game: GameSpec) -> dict[str, tuple[str, ...]]:
+def _waive(r: Reader, game: GameSpec) -> dict[str, tuple[str, ...]]:
     """``waive: {login: [rule, ...]}``: code rules whose deduction does not apply to that student."""
     raw = r.get("waive", {})
     known = {c.name for c in game.code_rules}
@@ -615,4 +419,5 @@ def _waive(r: _Reader, game: GameSpec) -> dict[str, tuple[str, ...]]:
     return out
 
 
+# The job model lives in harness.tournament.job; it is named here too, where jobs come from.
 __all__ = ["Awards", "Config", "ConfigError", "Job", "SimilaritySettings", "StyleDeduction", "SubmissionRef", "Tier", "load_config", "locate", "login_of"]

@@ -3,13 +3,12 @@
 Seeded random playouts through the referee alone: every listed legal move is accepted by
 ``check``, moves survive the JSON round trip, games end within their bound, outcomes are
 well formed, and the adapter turns malformed answers into ``BadAnswer`` instead of raising.
-A game may tune the playouts with a ``CONFORMANCE`` dict in its package:
-``{"settings": [raw settings, ...], "playouts": N, "max_plies": M}``.
+A game tunes the playouts with its spec's ``conformance``
+(:class:`harness.games.base.Conformance`: raw settings, playouts, the bound on plies).
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any
 
@@ -23,8 +22,8 @@ MALFORMED: list[Any] = [None, "move", 3.5, True, [], [None], {"a": 1}, (1,), [[[
 
 
 def conformance(game: GameSpec) -> dict[str, Any]:
-    module = importlib.import_module(f"harness.games.{game.name}")
-    return {"settings": [{}], "playouts": 1000, "max_plies": 10_000, **getattr(module, "CONFORMANCE", {})}
+    c = game.conformance
+    return {"settings": list(c.settings), "playouts": c.playouts, "max_plies": c.max_plies}
 
 
 @pytest.fixture(params=game_names())

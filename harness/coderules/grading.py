@@ -22,7 +22,7 @@ from typing import Any
 from harness import __version__
 from harness.coderules import RuleResult, check_code, share_off
 from harness.coderules.checkers import CodeFinding
-from harness.config import Job
+from harness.tournament.job import Job
 from harness.tournament.schedule import Roll
 from harness.tournament.standings import Row
 

@@ -11,7 +11,8 @@ from harness.cli import UsageError
 from harness.config import Config, ConfigError, Job, load_config
 from harness.sandbox.packages import PackageError, approve
 from harness.submission import SubmissionError
-from harness.tournament.results import JobResults, job_results
+from harness.tournament.formats import job_results
+from harness.tournament.results import JobResults
 from harness.tournament.store import StoreError
 
 DEFAULT_CONFIG = "tournaments.yaml"

@@ -1,6 +1,6 @@
 """``harness autograder JOB --out FILE.zip``: a Gradescope autograder that plays the job's grading.
 
-See :mod:`harness.tournament.autograder` for what the bundle holds and how it is sized.
+See :mod:`harness.report.autograder` for what the bundle holds and how it is sized.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from typing import Any
 
 from harness.cli import UsageError, positive, seconds
 from harness.commands._jobs import add_config, jobs_of, output_file
-from harness.tournament.autograder import DEFAULT_BUDGET, DEFAULT_MEMORY_MB
+from harness.report.autograder import DEFAULT_BUDGET, DEFAULT_MEMORY_MB
 
 
 def cmd_autograder(args: argparse.Namespace) -> int:
-    from harness.tournament.autograder import BundleError, build_bundle
+    from harness.report.autograder import BundleError, build_bundle
 
     _config, jobs, _errors = jobs_of(args)
     if len(jobs) != 1 or jobs[0].name != args.job:

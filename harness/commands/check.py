@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
-                           play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
+from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
+                           limits_text, play_games, play_grading, reference_players, sandbox_notes, seat_of,
+                           static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
@@ -71,7 +72,7 @@ class GameLines:
         return f"Played {self.played} of {self.total}: {', '.join(parts) or 'none'}"
 
     def on_game(self, done: int, total: int, record: GameRecord) -> None:
-        """A game ended (the ``on_game`` hook of :func:`harness.check.play_grading`): count it, redraw."""
+        """A game ended (the ``on_game`` hook of :func:`harness.pregrade.play_grading`): count it, redraw."""
         self.played = done
         verdict = next((p.verdict for p in record.players if p.login == self.login), Verdict.HARNESS_ERROR)
         self.counts[verdict.value] += 1
@@ -180,19 +181,6 @@ def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission
         if len(r.findings) > 40:
             out.append(f"        ... {len(r.findings) - 40} more (--json lists them all)")
     return out
-
-
-def limits_text(limits: Limits, game: GameSpec) -> str:
-    """The limits in words that match how a call is judged."""
-    if limits.policy == "cpu":
-        clock = (f"constructor {limits.init:g} s and each move {limits.move:g} s of CPU time; any call is stopped "
-                 f"after {limits.move * limits.backstop:g} s of wall-clock time")
-    else:
-        clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
-    clock += " (time spent waiting for a busy machine's CPU is not counted)"
-    packages = sorted({*game.packages, *limits.packages})
-    return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
-            + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))
 
 
 def slowest_text(report: CheckReport, limits: Limits) -> list[str]:

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from harness.check import reference_players
+from harness.pregrade import reference_players
 from harness.commands._jobs import DEFAULT_CONFIG
 from harness.config import Config, ConfigError, load_config
 from harness.games import game_names, get_game

@@ -7,16 +7,13 @@ incomplete everywhere; ``export`` refuses one (exit code 1) unless ``--allow-inc
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import sys
 import time
 from typing import Any
 
 from harness.cli import UsageError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
-from harness.text import block
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 
 
@@ -26,48 +23,14 @@ def _all_results(args: argparse.Namespace, light: bool = False) -> list[JobResul
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from harness.tournament.analysis import analysis_json, analysis_text
-    from harness.tournament.export import leaderboard, leaderboard_json
+    from harness.report.outputs import outputs
 
-    all_results = _all_results(args, light=True)
-    if args.format == "json":
-        if len(all_results) == 1:
-            data: Any = {**leaderboard_json(all_results[0]), "analysis": analysis_json(all_results[0])}
-        else:
-            data = {"group": args.job, "jobs": [{**leaderboard_json(r), "analysis": analysis_json(r)}
-                                                for r in all_results]}
-        print(json.dumps(data, indent=1))
-        return 0
-    for n, results in enumerate(all_results):
-        if args.format == "csv":
-            sys.stdout.write(leaderboard(results, "csv") if len(all_results) == 1 else group_leaderboard(all_results))
-            break
-        if len(all_results) > 1:
-            print(("\n" if n else "") + f"{results.job.name} ({results.job.game}, {results.job.format})")
-        print(leaderboard(results, args.format))
-        extra = analysis_text(results)
-        if extra and args.format == "text":
-            print("\n" + block(extra))  # its labels are logins: folder names a student chose
+    sys.stdout.write(outputs("leaderboard")[args.format].write(_all_results(args, light=True), args.job).text)
     return 0
 
 
-def group_leaderboard(all_results: list[JobResults]) -> str:
-    """One CSV for a group: every job's leaderboard rows, with the job's name first."""
-    from harness.tournament.export import leaderboard
-
-    tables = [(r.job.name, list(csv.DictReader(io.StringIO(leaderboard(r, "csv"))))) for r in all_results]
-    fields = list(dict.fromkeys(f for r in all_results for f in next(csv.reader(io.StringIO(leaderboard(r, "csv"))))))
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=["job", *fields], lineterminator="\n")
-    writer.writeheader()
-    for name, rows in tables:
-        for row in rows:
-            writer.writerow({"job": name, **row})
-    return out.getvalue()
-
-
 def cmd_export(args: argparse.Namespace) -> int:
-    from harness.tournament.export import feedback, gradebook_csv, gradescope, group_csv
+    from harness.report.outputs import outputs
 
     all_results = _all_results(args, light=True)
     incomplete = [f"{r.job.name}: {r.incomplete}" for r in all_results if r.incomplete]
@@ -77,39 +40,22 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 1
     for line in incomplete:
         print(f"harness export: warning: {line}", file=sys.stderr)
-    if args.format in ("canvas", "moodle"):
-        from harness.tournament.lms import canvas_csv, moodle_csv
-
-        book = canvas_csv(all_results) if args.format == "canvas" else moodle_csv(all_results)
-        for line in book.warnings:
-            print(f"harness export: warning: {line}", file=sys.stderr)
-        for line in book.notes:
-            print(f"harness export: {line}", file=sys.stderr)
+    written = outputs("export")[args.format].write(all_results, args.job)
+    for line in written.warnings:
+        print(f"harness export: warning: {line}", file=sys.stderr)
+    for line in written.notes:
+        print(f"harness export: {line}", file=sys.stderr)
+    if written.files is None or not args.out:
         if args.out:
-            write_text(output_file(args.out), book.text)
+            write_text(output_file(args.out), written.text)
         else:
-            sys.stdout.write(book.text)
-        return 0
-    if args.format == "csv":
-        text = gradebook_csv(all_results[0]) if len(all_results) == 1 else group_csv(all_results)
-        if args.out:
-            write_text(output_file(args.out), text)
-        else:
-            sys.stdout.write(text)
-        return 0
-    per_student = gradescope(all_results) if args.format == "gradescope" else feedback(all_results)
-    if not args.out:
-        print(json.dumps(per_student, indent=1))
+            sys.stdout.write(written.text)
         return 0
     folder = output_folder(args.out)
-    for login, data in per_student.items():
-        if args.format == "gradescope":
-            (folder / login).mkdir(parents=True, exist_ok=True)
-            write_text(folder / login / "results.json", json.dumps(data, indent=1))
-        else:
-            write_text(folder / f"{login}.txt", str(data))
-    where = "<login>/results.json" if args.format == "gradescope" else "<login>.txt"
-    print(f"{args.job}: {len(per_student)} {where} files in {folder}", file=sys.stderr)
+    for name, text in written.files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        write_text(folder / name, text)
+    print(f"{args.job}: {len(written.files)} {written.listing} files in {folder}", file=sys.stderr)
     return 0
 
 
@@ -136,21 +82,14 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from harness.tournament.history import describe
+    from harness.report.history import describe
 
     for results in _all_results(args, light=True):
         runs = results.runs
         job = results.job
         print(f"{job.name} ({job.game}, {job.format})")
         print(f"  last run: {describe(runs[-1]) if runs else 'never'}")
-        if job.format == "adaptive":
-            share = 100 * results.done / results.round_robin if results.round_robin else 0.0
-            state = f"stopped: {results.stopped}" if results.stopped else results.incomplete
-            print(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
-                  f"the full round robin has {results.round_robin} ({share:.1f} % played)")
-        else:
-            print(f"  stored: {results.done} of {results.total} {'gradings' if job.is_battery else 'games'}"
-                  f" ({results.incomplete or 'complete'})")
+        print(f"  stored: {format_of(job).stored_text(results)}")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]
@@ -163,20 +102,24 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``harness leaderboard``, ``export``, ``report`` and ``status``."""
+    from harness.report.outputs import outputs
+
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("job", help="a job (or group of jobs) of the jobs file")
         add_config(p)
 
     board = sub.add_parser("leaderboard", help="show a job's (or group's) leaderboard from its stored results")
     common(board)
-    board.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
+    boards = outputs("leaderboard")
+    board.add_argument("--format", choices=list(boards), default=next(iter(boards)),
+                       help="; ".join(f"{o.name}: {o.help}" for o in boards.values()))
     board.set_defaults(func=cmd_leaderboard)
 
     export = sub.add_parser("export", help="export points for a gradebook (one table for a group)")
     common(export)
-    export.add_argument("--format", choices=["csv", "canvas", "moodle", "gradescope", "feedback"], default="csv",
-                        help="csv: one row per student; canvas, moodle: the LMS's gradebook import (identities "
-                             "from the roster); gradescope: <login>/results.json; feedback: <login>.txt")
+    books = outputs("export")
+    export.add_argument("--format", choices=list(books), default=next(iter(books)),
+                        help="; ".join(f"{o.name}: {o.help}" for o in books.values()))
     export.add_argument("--out", help="a file (csv, canvas, moodle) or a folder (gradescope, feedback)")
     export.add_argument("--allow-incomplete", action="store_true",
                         help="export even if not every game of the job is stored")

@@ -18,6 +18,7 @@ from harness.submission import SubmissionError
 from harness.tournament.execute import (Executor, LocalExecutor, RunSummary, interrupt_on_signals, run_job,
                                         with_workers)
 from harness.text import block
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 from harness.tournament.store import StoreError, open_readonly
 
@@ -57,9 +58,9 @@ def executor_for(args: argparse.Namespace, job: Job) -> Executor:
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     """Play one job, print its summary and leaderboard, refresh its report."""
     from harness.report.job import build_job_site
-    from harness.tournament.analysis import analysis_text
+    from harness.report.analysis import analysis_text
     from harness.tournament.cluster import ClusterError, ClusterUnfit
-    from harness.tournament.export import leaderboard
+    from harness.report.export import leaderboard
 
     job = with_workers(job, args.workers)
     executor = executor_for(args, job)
@@ -79,7 +80,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         raise UsageError(str(exc)) from None
     for line in summary.refused:
         print(f"harness run: {line}", file=sys.stderr)
-    what = "gradings" if job.is_battery else "games"
+    what = format_of(job).unit
     print(f"{job.name}: {summary.total} {what}, {summary.reused} reused, {summary.played} played"
           + (f", {summary.faults} failed by the harness (not counted)" if summary.faults else ""), file=sys.stderr)
     if built:  # the same standings; only the history gained this run's entry since

@@ -26,10 +26,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from harness.games.battery import Battery
+from harness.games.battery import Battery
+from harness.games.calls import Call
 
 S = TypeVar("S")  # a game's state type
 M = TypeVar("M")  # a game's move type
@@ -54,27 +54,6 @@ class WireObject:
     cls: str | None
     fields: Mapping[str, Any] = field(default_factory=dict)
     type_name: str = ""
-
-
-@dataclass(frozen=True)
-class Call:
-    """One method call the harness makes on a bot.
-
-    ``method`` is ``"__init__"`` for the constructor (``args`` are the constructor's), a method
-    name otherwise, or ``"setattr"`` with ``args == (name, value)`` to set an attribute (e.g.
-    Štreky's ``tournament``; not timed as a bot call). ``limit`` picks which time limit
-    applies: ``"init"`` or ``"move"``. Arguments are plain values or :class:`WireObject` s
-    naming a wire class; the sandbox rebuilds them as real objects in the bot's process.
-    """
-
-    method: str
-    args: tuple[Any, ...] = ()
-    limit: str = "move"
-    # A constructor of several accepted shapes: the arguments' names (for the reason a class that
-    # fits no shape gets) and how many trailing ``args`` a class may leave out. E.g. Človeče's
-    # ("color", "board") with 1: ``Player(color, board)``, else ``Player(color)``.
-    params: tuple[str, ...] = ()
-    optional: int = 0
 
 
 @dataclass(frozen=True)
@@ -210,6 +189,16 @@ class CodeRule:
 
 
 @dataclass(frozen=True)
+class Conformance:
+    """How the shared conformance suite (tests/test_conformance.py) plays a game: seeded random
+    playouts cycling through ``settings``, each ending within ``max_plies``."""
+
+    settings: Sequence[Mapping[str, Any]] = ({},)
+    playouts: int = 1000
+    max_plies: int = 10_000
+
+
+@dataclass(frozen=True)
 class GameSpec(Generic[S, M]):
     """Everything the harness needs to run one game. Exposed as ``GAME`` by each game package."""
 
@@ -256,6 +245,10 @@ class GameSpec(Generic[S, M]):
     # The seed's rules about how the code is written (PEP 8, encapsulation), checked statically
     # by ``harness check`` and in grading (see :mod:`harness.coderules`).
     code_rules: tuple[CodeRule, ...] = ()
+    # The bot API modules students import by name (``base``, ``obstacle``): each has a top-level
+    # shim in harness/studentapi/ so ``import base`` works after ``pip install`` too.
+    student_imports: tuple[str, ...] = ()
+    conformance: Conformance = field(default_factory=lambda: Conformance())
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
         """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from harness.games.base import Call
+from harness.games.calls import Call
 
 
 class Position(Protocol):

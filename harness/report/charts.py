@@ -12,7 +12,7 @@ import io
 import textwrap
 from collections.abc import Mapping, Sequence
 
-from harness.tournament.analysis import wilson
+from harness.report.analysis import wilson
 
 BLUE, ORANGE, GREY = "#2e4057", "#d1495b", "#9aa5b1"
 

@@ -19,9 +19,10 @@ from typing import Any
 from harness.record import GameRecord, Verdict
 from harness.report.html import environment, write_page
 from harness.report.site import build_site
-from harness.tournament.analysis import analysis_json
-from harness.tournament.export import award_rule
-from harness.tournament.history import annotate, describe, series
+from harness.report.analysis import analysis_json
+from harness.report.export import award_rule
+from harness.tournament.formats import format_of
+from harness.report.history import annotate, describe, series
 from harness.tournament.results import JobResults
 
 
@@ -146,7 +147,7 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     title = f"{job.name} ({job.game})"
     banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
     rows = [r.to_json() for r in results.rows]
-    if job.format == "gauntlet":  # every bot meets the same opponent: a rating would say nothing more
+    if not format_of(job).rated:  # every bot meets the same opponent: a rating would say nothing more
         for row in rows:
             row["rating"] = row["rating_low"] = row["rating_high"] = None
     if public:

@@ -1,1 +1,3 @@
-"""Jobs of many games: scheduling, execution (local pool or Dask), the results store, standings."""
+"""Running jobs: the job model, its formats (one module each, :mod:`.formats`), the schedule,
+execution (local pool or Dask), the results store and the standings. Publishing what is stored is
+:mod:`harness.report`'s."""

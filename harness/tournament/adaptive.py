@@ -71,8 +71,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from statistics import NormalDist
 
-from harness.config import Job
-from harness.games import get_game
+from harness.tournament.job import Job
 from harness.record import GameRecord
 from harness.tournament.plancache import Plan, Plans, planning_digest, wave_digest
 from harness.tournament.schedule import Roll, Task, game_key
@@ -179,7 +178,7 @@ class Planner:
         self.limits = asdict(job.limits)
         self.meetings_max = job.games * len(job.settings)
         self.budget = budget_of(job, roll)
-        self.version = get_game(job.game).setup_version  # part of the round robin's keys
+        self.version = job.spec.setup_version  # part of the round robin's keys
         self.ahead = AHEAD
 
     def meeting(self, i: int, j: int, k: int) -> list[Task]:

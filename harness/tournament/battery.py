@@ -29,7 +29,7 @@ from harness.submission import Submission
 from harness.tournament.standings import Row
 
 if TYPE_CHECKING:
-    from harness.config import Job
+    from harness.tournament.job import Job
     from harness.tournament.schedule import Roll
 
 
@@ -137,7 +137,7 @@ def _run(battery: Battery, session: _Session, positions: list[Any], login: str, 
 # ---- a battery as a job format ------------------------------------------------------------
 def grade_key(job: Job, login: str, sha: str) -> str:
     """The identity of one grading: the submission (login, sha256), the battery, the limits."""
-    battery = battery_of(get_game(job.game))
+    battery = battery_of(job.spec)
     blob = json.dumps([battery.name, job.game, login, sha, battery.default_seed, asdict(job.limits)], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
@@ -203,7 +203,7 @@ def battery_rows(job: Job, roll: Roll) -> Gradings:
     from harness.tournament.standings import competition_ranks
     from harness.tournament.store import open_readonly
 
-    battery = battery_of(get_game(job.game))
+    battery = battery_of(job.spec)
     tasks = grade_tasks(job, roll)
     with open_readonly(job.results) as store:
         stored = store.grades([t.key for t in tasks])

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sized
 from dataclasses import asdict
 from typing import Any
 
-from harness.config import Job
+from harness.tournament.job import Job
 from harness.tournament.execute import Executor, Work
 
 

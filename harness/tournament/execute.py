@@ -15,7 +15,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import socket
 import sys
 import traceback
 from collections import deque
@@ -25,32 +24,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.config import Job
-from harness.games import get_game
-from harness.match import play_match
-from harness.record import GameRecord, PlayerRecord, Verdict
-from harness.sandbox.process import Limits
-from harness.tournament.schedule import Roll, Task, load_entrants, make_tasks
+from harness.record import GameRecord
+from harness.tournament.formats import format_of
+from harness.tournament.job import Job
+from harness.tournament.schedule import Roll, load_entrants
 from harness.tournament.store import ResultsStore
-
-Work = Callable[[Any], dict[str, Any]]  # a task -> its result as JSON (picklable, small)
-
-
-def play_task(task: Task) -> dict[str, Any]:
-    """Play one task (in a worker) and return its GameRecord as JSON."""
-    game = get_game(task.game)
-    record = play_match(game, [e.submission for e in task.entrants], settings=task.settings, seed=task.seed,
-                        logins=[e.login for e in task.entrants], limits=Limits(**task.limits),
-                        tournament=task.tournament)
-    record.host = f"{socket.gethostname()}:{os.getpid()}"
-    return record.to_json()
-
-
-def fault_record(task: Task, reason: str) -> GameRecord:
-    """The record of a game the harness failed to play (charged to no one)."""
-    players = [PlayerRecord(e.login, e.sha256, Verdict.HARNESS_ERROR, reason) for e in task.entrants]
-    return GameRecord(game=task.game, settings=task.settings, seed=task.seed, players=players,
-                      end="harness error")
+from harness.tournament.work import Work, fault_record, play_task
 
 
 def die_with_parent() -> None:
@@ -187,26 +166,22 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
             standings_of: Callable[[Job], list[dict[str, Any]]] | None = None) -> RunSummary:
     """Play every game of ``job`` not yet in its store, committing each as it finishes.
 
-    An adaptive job plays wave by wave (:mod:`harness.tournament.adaptive`): each wave's games
-    not yet stored, until the schedule stops; a resumed run replays the stored waves first.
+    The job's format (:mod:`harness.tournament.formats`) gives the run's schedule as waves: a
+    fixed schedule is one wave of the games not yet stored; an adaptive one plans wave by wave
+    until it stops, a resumed run replaying the stored waves first. A live executor plays every
+    wave through one queue (:func:`play_live`), any other wave by wave.
 
     ``before_play`` runs once the store is locked and only if there is a game to play (the
     timing self-check): a run that reuses every game needs no fair clock. The run is recorded
     in the store's history with what changed and, if ``standings_of`` is given, the standings.
     """
-    from harness.tournament.battery import grade_task, grade_tasks
-
     roll = load_entrants(job)
-    grading = job.is_battery
-    adaptive = job.format == "adaptive"
-    tasks: list[Any] = grade_tasks(job, roll) if grading else [] if adaptive else make_tasks(job, roll)
     snapshot = submissions_snapshot(roll)
     with ResultsStore(job.results) as store:
         previous = _last_snapshot(store)
-        done = set(store.grades([t.key for t in tasks])) if grading else store.done_keys()
-        todo = [t for t in tasks if t.key not in done]
-        summary = RunSummary(job.name, len(tasks), len(tasks) - len(todo), 0, 0)
-        info: dict[str, Any] = {"games": len(tasks), "reused": summary.reused, "submissions": snapshot,
+        schedule = format_of(job).schedule(job, roll, store)
+        summary = RunSummary(job.name, schedule.total, schedule.reused, 0, 0)
+        info: dict[str, Any] = {"games": schedule.total, "reused": schedule.reused, "submissions": snapshot,
                                 "changes": compare_snapshots(previous, snapshot), "first": previous is None}
         run_id = store.start_run(job.name, info)
         status, error = "interrupted", ""
@@ -214,7 +189,7 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
         prepared = False
         try:
             attempts: dict[str, int] = {}
-            work: Work = grade_task if grading else play_task
+            work: Work = schedule.work
 
             def prepare(todo: Sequence[Any]) -> None:
                 nonlocal prepared
@@ -227,57 +202,31 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
             def settle(task: Any, result: dict[str, Any] | None, fault: str, bar: Any) -> bool:
                 """Store a finished task; False if it is to be played again (a harness fault)."""
                 attempts[task.key] = attempts.get(task.key, 0) + 1
-                if grading:
-                    if result is None:
-                        if attempts[task.key] <= job.retries:
-                            return False
-                        summary.faults += 1
-                        return True
-                    store.put_grade(task.key, job.name, task.login, task.submission.sha256, result)
-                else:
-                    record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
-                    if record.harness_fault and attempts[task.key] <= job.retries:
-                        return False
-                    store.put(task.key, job.name, record, attempts[task.key])
-                    summary.faults += int(record.harness_fault)
-                    if record.harness_fault:
-                        faults[task.key] = record
-                summary.played += 1
-                if bar is not None:
-                    bar.update(1)
+                settled = schedule.settle(task, result, fault, attempts[task.key])
+                if settled.retry:
+                    return False
+                summary.faults += int(settled.fault)
+                if settled.fault and settled.record is not None:
+                    faults[task.key] = settled.record
+                if settled.played:
+                    summary.played += 1
+                    if bar is not None:
+                        bar.update(1)
                 return True
 
-            def play(todo: list[Any], bar: Any) -> None:
-                prepare(todo)
-                while todo:
-                    todo = [task for task, result, fault in executor.run(todo, work)
-                            if not settle(task, result, fault, bar)]
-
-            if adaptive:
-                from harness.tournament.adaptive import Planner, budget_of, round_robin_games
-                from harness.tournament.plancache import StoredPlans
-
-                planner = Planner(job, roll)
-                plans = StoredPlans(store.connection, job.name)  # each wave's plan, for readers and resumes
-                bar = progress(budget_of(job, roll), 0, job.name) if progress else None
-                walk = planner.walk(lambda keys: {**store.found(keys, light=True),
-                                                  **{k: faults[k] for k in keys if k in faults}}, plans)
+            bar = progress(schedule.expected, schedule.reused, job.name) if progress else None
+            walk = schedule.waves(faults)
+            last = next(walk)
+            if executor.live:
+                last = play_live(executor, work, walk, last, prepare, settle, bar)
+            while not last.finished:  # wave by wave (an executor that takes no new games while it runs)
+                pending = last.pending
+                prepare(pending)
+                while pending:
+                    pending = [task for task, result, fault in executor.run(pending, work)
+                               if not settle(task, result, fault, bar)]
                 last = next(walk)
-                if executor.live:
-                    last = play_live(executor, work, walk, last, prepare, settle, bar)
-                while not last.finished:  # wave by wave (an executor that takes no new games while it runs)
-                    play(last.pending, bar)
-                    last = next(walk)
-                if not faults:  # the schedule is the store's own: earlier days' plans are unreachable
-                    plans.prune()
-                summary.total = last.games
-                summary.reused = summary.total - summary.played
-                info.update(games=summary.total, reused=summary.reused,
-                            adaptive={"waves": last.waves, "stopped": last.stopped, "unsettled": len(last.unsettled),
-                                      "round_robin": round_robin_games(job, roll)})
-            else:
-                bar = progress(len(tasks), summary.reused, job.name) if progress else None
-                play(todo, bar)
+            summary.total, summary.reused = schedule.finish(last, summary.played, faults, info)
             if bar is not None:
                 bar.close()
             status = "complete"
@@ -396,6 +345,6 @@ def interrupt_on_signals() -> None:
             signal.signal(sig, handler)
 
 
-__all__ = ["Executor", "Interrupted", "LocalExecutor", "RunSummary", "interrupt_on_signals", "play_task",
+__all__ = ["Executor", "Interrupted", "LocalExecutor", "RunSummary", "fault_record", "interrupt_on_signals", "play_task",
            "run_job", "with_workers"]
 

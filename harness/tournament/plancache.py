@@ -38,7 +38,7 @@ import numpy as np
 from harness.record import GameRecord
 
 if TYPE_CHECKING:
-    from harness.config import Job
+    from harness.tournament.job import Job
     from harness.tournament.schedule import Roll
 
 # Job fields that cannot change a schedule (every other field is hashed, so a field added later
@@ -72,11 +72,9 @@ def code_digest() -> str:
 
 def planning_digest(job: Job, roll: Roll) -> str:
     """The digest of an adaptive job's planning inputs (the chain's start, before wave 0)."""
-    from harness.games import get_game
-
     inputs = {f.name: repr(getattr(job, f.name)) for f in fields(job) if f.name not in UNPLANNED}
     inputs["entrants"] = repr([(e.login, e.sha256, e.reference) for e in roll.entrants])
-    inputs["setup_version"] = repr(get_game(job.game).setup_version)
+    inputs["setup_version"] = repr(job.spec.setup_version)
     inputs["code"] = code_digest()
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
 

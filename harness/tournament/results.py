@@ -1,6 +1,7 @@
 """A job's results as the store holds them now: its schedule, the stored games, the standings.
 
-Every reader (leaderboard, export, report, status) goes through :func:`job_results`, so each
+Every reader (leaderboard, export, report, status) goes through
+:func:`harness.tournament.formats.job_results` (the job's format builds them), so each
 says the same thing about a job whose games are not all stored yet ("incomplete: 42 of 220
 games") and gives every student a row, with or without a usable submission.
 """
@@ -12,11 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.coderules.grading import apply_code_rules
-from harness.config import Job
 from harness.record import GameRecord
-from harness.tournament.battery import battery_rows
-from harness.tournament.schedule import Roll, load_entrants, make_tasks
+from harness.tournament.job import Job
+from harness.tournament.schedule import Roll
 from harness.tournament.standings import Row, standings
 from harness.tournament.store import ResultsStore, StoreError, open_readonly
 
@@ -68,50 +67,21 @@ class JobResults:
     runs: list[dict[str, Any]] = field(default_factory=list)  # the job's history, oldest first
     round_robin: int = 0  # adaptive: the games the full round robin would play
     stopped: str = ""  # adaptive: why the schedule stopped ("settled", "budget", "exhausted"), or ""
+    open_ended: bool = False  # the schedule grows until it stops (adaptive): complete once stopped
+    unit: str = "games"  # what the schedule holds: games, or gradings
     first_errors: dict[str, dict[str, Any]] | None = field(default=None, repr=False)  # by login, once asked
 
     @property
     def complete(self) -> bool:
-        if self.job.format == "adaptive":
-            return bool(self.stopped)
-        return self.done >= self.total
+        return bool(self.stopped) if self.open_ended else self.done >= self.total
 
     @property
     def incomplete(self) -> str:
         """``""`` when every game is stored, else ``"incomplete: 42 of 220 games"``."""
         if self.complete:
             return ""
-        what = "gradings" if self.job.is_battery else "games"
-        if self.job.format == "adaptive":
-            return f"incomplete: {self.done} of {self.total} games of the schedule so far"
-        return f"incomplete: {self.done} of {self.total} {what}"
-
-
-def job_results(job: Job, light: bool = False) -> JobResults:
-    """The standings of a job from its store, over the games of its current schedule.
-
-    ``light`` records leave out the moves, transcripts and the output of players without a
-    verdict against them (see :meth:`ResultsStore.records`): enough for standings and exports,
-    not for the report's replays. The games are read in one pass that folds the standings as it
-    goes; ``records`` reads them again from the store when asked (:class:`StoredGames`), so
-    memory does not grow with the games' size, only with their number (one key each).
-
-    :class:`StoreError` if the job has never been run.
-    """
-    results = _job_results(job, light)
-    apply_code_rules(job, results.roll, results.rows)  # the seed's code rules may take points off
-    return results
-
-
-def _job_results(job: Job, light: bool) -> JobResults:
-    roll = load_entrants(job)
-    if job.is_battery:
-        graded = battery_rows(job, roll)
-        return JobResults(job, roll, graded.rows, [], [], graded.total, graded.done, graded.runs)
-    if job.format == "adaptive":
-        return adaptive_results(job, roll, light)
-    tasks = make_tasks(job, roll)
-    return stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+        so_far = " of the schedule so far" if self.open_ended else ""
+        return f"incomplete: {self.done} of {self.total} {self.unit}{so_far}"
 
 
 def stored_results(job: Job, roll: Roll, wanted: list[str] | None, total: int, light: bool = False) -> JobResults:
@@ -136,36 +106,4 @@ def stored_results(job: Job, roll: Roll, wanted: list[str] | None, total: int, l
     return JobResults(job, roll, rows, records, keys, total, done, runs)
 
 
-def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
-    """An adaptive job's standings: its waves replayed from the store (see
-    :mod:`harness.tournament.adaptive`; each wave's plan read from the store's plan cache when
-    recorded, :mod:`harness.tournament.plancache`), ranked by rating, each student's interval flagged when
-    it still straddles an award tier's boundary."""
-    from harness.tournament.adaptive import Planner, round_robin_games
-    from harness.tournament.plancache import StoredPlans
-
-    keys: list[str] = []
-
-    def stream(store: ResultsStore, wanted: set[str]) -> Iterator[GameRecord]:
-        for key, record in store.records(wanted, light=True):  # one pass, as job_results does
-            if not record.harness_fault:
-                keys.append(key)
-                yield record
-
-    with open_readonly(job.results) as store:
-        # The recorded plans spare the refit of every wave; a store without them fills them once.
-        plans = StoredPlans(store.connection, job.name, commit_each=False)
-        progress = next(Planner(job, roll).walk(lambda keys: store.found(keys, light=True), plans))
-        plans.flush()
-        runs = store.runs()
-        rows = standings(job.awards, roll.entrants, stream(store, set(progress.keys)), roll.absent,
-                         by_rating=True, confidence=job.confidence)
-    records = StoredGames(job.results, keys, light)
-    for row in rows:
-        row.near_boundary = row.login in progress.unsettled and not row.reference and not row.absent
-    total = progress.games + len(progress.pending)
-    return JobResults(job, roll, rows, records, keys, total, progress.games, runs,
-                      round_robin=round_robin_games(job, roll), stopped=progress.stopped)
-
-
-__all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "adaptive_results", "job_results", "stored_results"]
+__all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "stored_results"]

@@ -1,34 +1,21 @@
-"""Which games a job plays: pure functions of the job and the entrants' submissions.
+"""Who plays in a job and how a game is known: the roll of entrants, a game's task and its key.
 
 A game is identified by its key: a hash of (game, settings, seed, the seated entrants' logins
 and sha256, the tournament flag and the limits). The same key is never played again; a daily
 run replays exactly the games whose key is new, i.e. whose submissions changed (any of their
-files).
-
-Pairings, for a game of ``p`` seats:
-
-* ``gauntlet``: each submission plays ``games`` seeded games per settings set against the
-  opponent (in every other seat), its seat rotating with the game number;
-* ``round_robin``: every combination of ``p`` entrants (every pair in a two-player game), in
-  each of its ``p`` seat rotations, on every settings set and seed; with ``tables: N`` (more
-  than two seats and many entrants) a seeded sample of ``N`` combinations per seed instead;
-* ``shuffled`` (the seeds' strategy comparisons): ``games`` games per settings set, each
-  seating ``p`` of the entrants in a seeded random order (all of them when there are ``p``).
+files). Which games a job plays is its format's (:mod:`harness.tournament.formats`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import random
-from dataclasses import asdict, dataclass, field
-from itertools import combinations
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.config import Job, login_of
-from harness.games import get_game
 from harness.submission import Submission, SubmissionError, read_submission
+from harness.tournament.job import Job, login_of
 
 
 @dataclass(frozen=True)
@@ -85,7 +72,7 @@ def load_entrants(job: Job) -> Roll:
     reason; with a roster, every login of the roster without a submission is absent ("no
     submission") and submissions of logins not on the roster are warned about.
     """
-    supplied = get_game(job.game).botapi_modules
+    supplied = job.spec.botapi_modules
     entrants: list[Entrant] = []
     absent: list[Absent] = []
     for ref in job.submissions:
@@ -132,45 +119,4 @@ def game_key(game: str, settings: dict[str, Any], seed: int, seats: list[tuple[s
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
-def make_tasks(job: Job, roll: Roll) -> list[Task]:
-    """Every game of the job, in a deterministic order (see the module's docstring)."""
-    if job.is_battery:
-        return []
-    limits = asdict(job.limits)
-    seats = get_game(job.game).players
-    entrants = roll.entrants
-    every_table = list(combinations(entrants, seats)) if job.format == "round_robin" else []
-    version = get_game(job.game).setup_version
-    tasks: list[Task] = []
-
-    def add(seated: tuple[Entrant, ...], settings: dict[str, Any], seed: int, index: int) -> None:
-        key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament, limits,
-                       version)
-        tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, index))
-
-    for rnd, settings in enumerate(job.settings):
-        for k in range(job.games):
-            seed = job.seed + rnd * 100_000 + k
-            if job.format == "gauntlet":
-                assert roll.opponent is not None  # config validation guarantees it for gauntlets
-                for e in entrants:
-                    if not e.reference:
-                        seat = k % seats
-                        seated = [roll.opponent] * seats
-                        seated[seat] = e
-                        add(tuple(seated), settings, seed, rnd)
-            elif job.format == "shuffled":
-                rng = random.Random(f"{job.name}/{seed}")
-                add(tuple(rng.sample(entrants, seats)), settings, seed, rnd)
-            else:
-                tables = every_table
-                if job.tables is not None and len(tables) > job.tables:
-                    picked = random.Random(f"{job.name}/{seed}/tables").sample(range(len(tables)), job.tables)
-                    tables = [tables[i] for i in sorted(picked)]
-                for table in tables:
-                    for turn in range(seats):
-                        add(table[turn:] + table[:turn], settings, seed, rnd)
-    return tasks
-
-
-__all__ = ["Absent", "Entrant", "Roll", "Task", "game_key", "load_entrants", "make_tasks"]
+__all__ = ["Absent", "Entrant", "Roll", "Task", "game_key", "load_entrants"]

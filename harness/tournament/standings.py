@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from harness.config import Awards
+from harness.tournament.job import Awards
 from harness.games.base import competition_places
 from harness.record import GameRecord
 from harness.tournament.schedule import Absent, Entrant

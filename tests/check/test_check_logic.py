@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.check import (CheckReport, GameResult, position_text, reference_players, sandbox_notes,
+from harness.pregrade import (CheckReport, GameResult, position_text, reference_players, sandbox_notes,
                            static_checks)
 from harness.games import get_game
 from harness.record import GameRecord, PlayerRecord, Verdict

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.check import CheckReport, GameResult, explain, grading_tasks
+from harness.pregrade import CheckReport, GameResult, explain, grading_tasks
 from harness.commands.check import error_text, verdict_text
 from harness.config import load_config
 from harness.games import get_game

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.check import play_games
+from harness.pregrade import play_games
 from harness.games import get_game
 from harness.record import GameRecord, Verdict
 from tests.check.test_check_cli import check
@@ -65,7 +65,7 @@ def test_a_game_the_harness_fails_is_retried_then_reported_once_in_its_place(no_
     ``retries`` times and then reported once, as harness_error, between the games around it."""
     import dataclasses
 
-    from harness.check import play_grading
+    from harness.pregrade import play_grading
     from harness.sandbox.process import Limits
     from harness.submission import Submission
     from harness.tournament.schedule import Entrant, Task

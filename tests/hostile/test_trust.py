@@ -32,7 +32,7 @@ from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
 from harness.tournament.execute import LocalExecutor, run_job
-from harness.tournament.results import job_results
+from harness.tournament.formats import job_results
 from harness.tournament.store import ResultsStore
 from tests.hostile.conftest import HOSTILE, REPO, Arena
 

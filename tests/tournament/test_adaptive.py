@@ -21,8 +21,9 @@ from harness.record import GameRecord, PlayerRecord
 from harness.sandbox.limits import Limits
 from harness.submission import Submission
 from harness.tournament.adaptive import Planner, budget_of, round_robin_games
-from harness.tournament.results import job_results
-from harness.tournament.schedule import Entrant, Roll, load_entrants, make_tasks
+from harness.tournament.formats import job_results
+from harness.tournament.formats import make_tasks
+from harness.tournament.schedule import Entrant, Roll, load_entrants
 from harness.tournament.store import ResultsStore
 from tests.conftest import REPO
 

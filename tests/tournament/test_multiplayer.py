@@ -11,7 +11,8 @@ from pathlib import Path
 
 from harness.config import load_config
 from harness.submission import Submission
-from harness.tournament.schedule import Entrant, Roll, make_tasks
+from harness.tournament.formats import make_tasks
+from harness.tournament.schedule import Entrant, Roll
 from tests.conftest import REPO
 
 CLOVECE = REPO / "reference_players/clovece"

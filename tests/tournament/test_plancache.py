@@ -17,7 +17,7 @@ from harness.config import Job, load_config
 from harness.record import GameRecord, PlayerRecord
 from harness.tournament.adaptive import Planner, Progress
 from harness.tournament.plancache import MemoryPlans, StoredPlans
-from harness.tournament.results import job_results
+from harness.tournament.formats import job_results
 from harness.tournament.schedule import Roll, load_entrants
 from harness.tournament.store import ResultsStore
 

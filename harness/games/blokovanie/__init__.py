@@ -6,11 +6,21 @@ Parts: :mod:`.rules` (the referee), :mod:`.adapter` (``Player(name)`` and
 strings, so the game has no bot API modules and no wire classes.
 """
 
-from harness.games.base import CodeRule, GameSpec
+from harness.games.base import CodeRule, Conformance, GameSpec
 from harness.games.blokovanie.adapter import ADAPTER, METHOD
 from harness.games.blokovanie.human import HUMAN
 from harness.games.blokovanie.render import svg, text
 from harness.games.blokovanie.rules import RULES
+
+# Boards from 1x1 to 12x20, rectangular both ways. A game lasts at most rows * cols plies (each
+# move blocks at least its own cell); 3000 playouts take about half a second.
+CONFORMANCE = Conformance(
+    settings=[{}, {"rows": 1, "cols": 1}, {"rows": 1, "cols": 7}, {"rows": 4, "cols": 9},
+                 {"rows": 8, "cols": 3}, {"rows": 10, "cols": 10}, {"rows": 12, "cols": 20}],
+    playouts=3000,
+    max_plies=240,
+)
+
 
 GAME = GameSpec(
     name="blokovanie",
@@ -24,13 +34,5 @@ GAME = GameSpec(
     human=HUMAN,
     code_rules=(CodeRule("pep8", quote="Od tejto domácej úlohy bude od vás vyžadovaný programátorský štýl zhodný "
                                        "so zásadami PEP8 ... je možné stratiť nejaké body (seed 002)"),),
+    conformance=CONFORMANCE,
 )
-
-# Boards from 1x1 to 12x20, rectangular both ways. A game lasts at most rows * cols plies (each
-# move blocks at least its own cell); 3000 playouts take about half a second.
-CONFORMANCE = {
-    "settings": [{}, {"rows": 1, "cols": 1}, {"rows": 1, "cols": 7}, {"rows": 4, "cols": 9},
-                 {"rows": 8, "cols": 3}, {"rows": 10, "cols": 10}, {"rows": 12, "cols": 20}],
-    "playouts": 3000,
-    "max_plies": 240,
-}

@@ -8,10 +8,18 @@ Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :
 
 from pathlib import Path
 
-from harness.games.base import CodeRule, GameSpec
+from harness.games.base import CodeRule, Conformance, GameSpec
 from harness.games.clovece.adapter import ADAPTER
 from harness.games.clovece.render import svg, text
 from harness.games.clovece.rules import RULES, describe
+
+# A whole game is a few hundred decisions; small ply caps add games that end by the cap.
+CONFORMANCE = Conformance(
+    settings=[{}, {}, {}, {"ply_cap": 60}, {"ply_cap": 1}],
+    playouts=200,
+    max_plies=4000,
+)
+
 
 GAME = GameSpec(
     name="clovece",
@@ -31,11 +39,6 @@ GAME = GameSpec(
                                "encapsulation costs 20 percent of the points (seed 000)",
                          accessors={"position": "get_position()", "color": "get_color()", "index": "get_index()",
                                     "active": "is_active()", "pieces": "get_pieces()"}),),
+    student_imports=("clovece",),
+    conformance=CONFORMANCE,
 )
-
-# A whole game is a few hundred decisions; small ply caps add games that end by the cap.
-CONFORMANCE = {
-    "settings": [{}, {}, {}, {"ply_cap": 60}, {"ply_cap": 1}],
-    "playouts": 200,
-    "max_plies": 4000,
-}

@@ -9,11 +9,27 @@ students import).
 
 from pathlib import Path
 
-from harness.games.base import GameSpec
+from harness.games.base import Conformance, GameSpec
 from harness.games.quoridor.adapter import ADAPTER
 from harness.games.quoridor.render import svg, text
 from harness.games.quoridor.rules import RULES
 from harness.games.quoridor.sembasic import SEMBASIC
+
+# Small boards keep the conformance suite's thousands of random playouts fast; each still
+# exercises walls, crossings, budgets, passes and the ply cap.
+CONFORMANCE = Conformance(
+    settings=[
+        {"sizex": 5, "sizey": 5, "max_obstacles": 3},
+        {"sizex": 3, "sizey": 4, "max_obstacles": 2, "initial_walls": {"random": 1}},
+        {"sizex": 4, "sizey": 3, "max_obstacles": 1, "start_columns": "random"},
+        {"sizex": 2, "sizey": 2, "max_obstacles": 1},
+        {"sizex": 6, "sizey": 4, "max_obstacles": 4, "start_columns": "random",
+         "initial_walls": {"random": 3}, "ply_cap": 40},
+    ],
+    playouts=2000,
+    max_plies=200,
+)
+
 
 GAME = GameSpec(
     name="quoridor",
@@ -29,19 +45,6 @@ GAME = GameSpec(
     forbidden_imports=frozenset({"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}),
     required_methods=("initialization", "make_move", "opponent_move", "expand_player", "expand_obstacles"),
     battery=SEMBASIC,
+    student_imports=("obstacle",),
+    conformance=CONFORMANCE,
 )
-
-# Small boards keep the conformance suite's thousands of random playouts fast; each still
-# exercises walls, crossings, budgets, passes and the ply cap.
-CONFORMANCE = {
-    "settings": [
-        {"sizex": 5, "sizey": 5, "max_obstacles": 3},
-        {"sizex": 3, "sizey": 4, "max_obstacles": 2, "initial_walls": {"random": 1}},
-        {"sizex": 4, "sizey": 3, "max_obstacles": 1, "start_columns": "random"},
-        {"sizex": 2, "sizey": 2, "max_obstacles": 1},
-        {"sizex": 6, "sizey": 4, "max_obstacles": 4, "start_columns": "random",
-         "initial_walls": {"random": 3}, "ply_cap": 40},
-    ],
-    "playouts": 2000,
-    "max_plies": 200,
-}

@@ -2,10 +2,21 @@
 
 from pathlib import Path
 
-from harness.games.base import GameSpec
+from harness.games.base import Conformance, GameSpec
 from harness.games.streky.adapter import ADAPTER
 from harness.games.streky.render import svg, text
 from harness.games.streky.rules import RULES
+
+# The shared conformance suite's playouts: the default game, small tournament and random
+# boards (seeded by the playout) and a stress deal (thin and tiny cards), kept small so thousands of
+# playouts stay quick.
+CONFORMANCE = Conformance(
+    settings=[{}, {"cards": "tournament", "rows": 12, "cols": 12}, {"cards": "random", "rows": 10, "cols": 12},
+                 {"cards": "random", "rows": 7, "cols": 7}, {"cards": "stress", "rows": 7, "cols": 7}],
+    playouts=2000,
+    max_plies=500,
+)
+
 
 GAME = GameSpec(
     name="streky",
@@ -29,14 +40,6 @@ GAME = GameSpec(
     one_file_rule='§1.2 "Je možné odevzdat pouze jeden soubor (player.py)"',
     # The player.py of the course's package, which every student starts from (not evidence of copying).
     template_dir=Path(__file__).parent / "template",
+    student_imports=("base",),
+    conformance=CONFORMANCE,
 )
-
-# The shared conformance suite's playouts: the default game, small tournament and random
-# boards (seeded by the playout) and a stress deal (thin and tiny cards), kept small so thousands of
-# playouts stay quick.
-CONFORMANCE = {
-    "settings": [{}, {"cards": "tournament", "rows": 12, "cols": 12}, {"cards": "random", "rows": 10, "cols": 12},
-                 {"cards": "random", "rows": 7, "cols": 7}, {"cards": "stress", "rows": 7, "cols": 7}],
-    "playouts": 2000,
-    "max_plies": 500,
-}

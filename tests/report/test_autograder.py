@@ -114,7 +114,7 @@ def test_an_installed_harness_bundles_a_wheel_of_itself(installed: Path, tmp_pat
         assert repacked == {n for n in wheel.namelist() if not n.endswith("/RECORD")}
     with zipfile.ZipFile(tmp_path / "w.whl") as wheel:
         record = wheel.read(next(n for n in wheel.namelist() if n.endswith("/RECORD"))).decode()
-    assert "harness/tournament/autograder.py,sha256=" in record and "INSTALLER" not in record
+    assert "harness/report/autograder.py,sha256=" in record and "INSTALLER" not in record
 
 
 def grade(root: Path, files: dict[str, bytes] | None, source: Path | None = None) -> dict[str, Any]:
@@ -129,7 +129,7 @@ def grade(root: Path, files: dict[str, bytes] | None, source: Path | None = None
     env["AUTOGRADER_ROOT"] = str(root)
     script = root / "run_autograder"
     if source is not None:  # a bundle with other settings: its own copy of run_autograder's command
-        command = [str(root / "harness-venv/bin/python"), "-m", "harness.tournament.autograder", "--root", str(root),
+        command = [str(root / "harness-venv/bin/python"), "-m", "harness.report.autograder", "--root", str(root),
                    "--source", str(source)]
     else:
         command = [str(script)]

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from harness.config import load_config
-from harness.tournament.lms import canvas_csv
-from harness.tournament.results import job_results
-from tests.tournament.test_gradebook import course, harness, run
+from harness.report.lms import canvas_csv
+from harness.tournament.formats import job_results
+from tests.report.test_gradebook import course, harness, run
 
 ROSTER = """Login,Name,Student ID,SIS Login ID,Section,Email
 ann,"Ahn, Ann",S001,ann.ahn,Lab 1,ann@uni.example

@@ -45,6 +45,7 @@ from typing import Any
 import yaml
 
 from harness.config import Job, locate
+from harness.tournament.formats import format_of
 
 JOB_FILE = "harness-job.yaml"  # the bundled job, its paths relative to the bundle's folder
 LOGIN = "student"  # the one submission's login inside the run
@@ -224,7 +225,7 @@ ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 PY="$ROOT/{venv}/bin/python"
 [ -x "$PY" ] || PY=python3
 mkdir -p "$ROOT/results"
-"$PY" -m harness.tournament.autograder --root "$ROOT" --source "$ROOT/source"
+"$PY" -m harness.report.autograder --root "$ROOT" --source "$ROOT/source"
 status=$?
 # The grading process exits 0 once it has written results.json from its own records. Any other
 # status means it died (killed): whatever results.json holds then is not its verdict.
@@ -371,23 +372,17 @@ def _play(config: Path, name: str, seconds: float, log: Path) -> tuple[int | Non
 
 def describe(job: Job, settings: dict[str, Any]) -> str:
     """What is judged and how, in words: the job, its games, the clocks, the memory, the container."""
-    from harness.commands.check import limits_text
+    from harness.pregrade import limits_text
     from harness.sandbox.isolation import use_bwrap
 
-    against = {"gauntlet": f"against {job.opponent.stem if job.opponent else 'the reference player'}",
-               "round_robin": "against every reference player, both seatings",
-               "shuffled": "at tables with the reference players",
-               }.get(job.format, "against the reference players")
-    if job.is_battery and job.spec.battery is not None:
-        against = f"with the {job.spec.battery.title} checks ({', '.join(('interface', *job.spec.battery.parts))})"
+    kind = format_of(job)
+    against = kind.against(job)
     try:
         isolation = "bubblewrap (no network, no files but its own)" if use_bwrap("auto") else \
             "a plain process with resource limits (this container does not allow bubblewrap)"
     except Exception:  # noqa: BLE001 - only a description
         isolation = "the harness's sandbox"
-    games = "" if job.is_battery else f", {len(job.settings)} setting(s) x {job.games} seed(s)"
-    checks = "your answers are compared with the referee's" if job.is_battery else \
-        "the referee checks every move"
+    games, checks = kind.extent(job), kind.checks(job)
     lines = [f"Graded by the job {job.name} ({job.spec.title}, {job.format}) {against}{games}.",
              f"Judged: every call of your bot, {limits_text(job.limits, job.spec)}; "
              f"each bot runs as {isolation}; {checks}.",
@@ -413,8 +408,8 @@ def _for_one_student(text: str) -> str:
 def grade(root: Path, source: Path) -> dict[str, Any]:
     """Play the bundled job on ``root/submission``; the ``results.json`` document, whatever happens."""
     from harness.config import load_config
-    from harness.tournament.export import gradescope
-    from harness.tournament.results import job_results
+    from harness.report.export import gradescope
+    from harness.tournament.formats import job_results
     from harness.tournament.store import StoreError
 
     start = time.monotonic()
@@ -501,7 +496,7 @@ def write_results(root: Path, document: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m harness.tournament.autograder --root R --source S``: what ``run_autograder`` runs."""
+    """``python -m harness.report.autograder --root R --source S``: what ``run_autograder`` runs."""
     parser = argparse.ArgumentParser(prog="run_autograder")
     parser.add_argument("--root", default=os.environ.get("AUTOGRADER_ROOT", "/autograder"))
     parser.add_argument("--source")

@@ -16,10 +16,11 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 from harness.terminal import Column, fit_table, game_label, width
 from harness.text import block, cell, line
-from harness.tournament.standings import Row, max_points
+from harness.tournament.standings import Row
 
 
 def tier_text(row: Row) -> str:
@@ -33,7 +34,8 @@ def tier_text(row: Row) -> str:
 def award_rule(results: JobResults) -> str:
     """The job's award rule in words (for the leaderboard, the report and the README)."""
     awards, job = results.job.awards, results.job
-    battery = job.spec.battery if job.is_battery else None
+    kind = format_of(job)
+    battery = kind.battery(job)
     if battery is not None:
         return battery.award_text or f"{battery.title}: 1 point per part ({', '.join(battery.parts)})"
     if awards.policy == "pass_fail":
@@ -50,7 +52,7 @@ def award_rule(results: JobResults) -> str:
                 reach = tier_reach(t.top or 0, n)
                 reached = f"rank 1 of {n}" if reach <= 1 else f"ranks 1-{reach} of {n}"
                 parts.append(f"top {100 * (t.top or 0):g} % ({reached}): {t.points:g}")
-        by = " by rating (an adaptive schedule: bots meet different opponents)" if job.format == "adaptive" else ""
+        by = " by rating (an adaptive schedule: bots meet different opponents)" if kind.by_rating else ""
         return (f"points by the students' rank{by} (bots with a verdict against them are not ranked; a fraction "
                 "reaches ceil(fraction x ranked students), at least rank 1; ties share a rank): " + "; ".join(parts))
     return "no points"
@@ -89,7 +91,7 @@ def leaderboard(results: JobResults, fmt: str) -> str:
             data.pop("extra")
             writer.writerow({k: cell(v) if isinstance(v, str) else v for k, v in {**data, **r.extra}.items()})
         return out.getvalue()
-    battery = results.job.spec.battery if results.job.is_battery else None
+    battery = format_of(results.job).battery(results.job)
     table = _battery_table(rows, battery.parts) if battery is not None else _games_table(results)
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
@@ -104,8 +106,9 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     the status (the first verdict against the bot) keeps its first words."""
     rows = results.rows
     refs = any(r.reference for r in rows)
-    rated = results.job.format != "gauntlet" and any(r.rating is not None for r in rows)
-    adaptive = results.job.format == "adaptive"  # its rating decides the points: its tier never gives way
+    kind = format_of(results.job)
+    rated = kind.rated and any(r.rating is not None for r in rows)
+    adaptive = kind.by_rating  # its rating decides the points: its tier never gives way
     level = f" ({100 * results.job.confidence:g}%)" if adaptive else ""
     columns = [Column("rank"), Column("login", give=7, floor=8, early=(5, 16)), Column("bot", give=1),
                Column("games"), Column("W-D-L"), Column("score"), Column("points"),
@@ -142,8 +145,7 @@ def leaderboard_json(results: JobResults) -> dict[str, Any]:
     """The leaderboard of a job as one JSON object: the job, whether it is complete, the rows."""
     return {"job": results.job.name, "game": results.job.game, "format": results.job.format,
             "complete": results.complete, "games": results.done, "total": results.total,
-            **({"round_robin": results.round_robin, "stopped": results.stopped or None}
-               if results.job.format == "adaptive" else {}),
+            **format_of(results.job).summary(results),
             "incomplete": results.incomplete or None, "awards": award_rule(results),
             "rows": [r.to_json() for r in results.rows]}
 
@@ -209,7 +211,7 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
     if row.absent:
         return f"{job.name}: 0 points: {line(row.reason)}."
     lines = []
-    battery = job.spec.battery if job.is_battery else None
+    battery = format_of(job).battery(job)
     if battery is not None:
         passes = "both parts pass" if battery.points == 2 else "every part passes"
         lines.append(f"{job.name}: {row.points:g} of {battery.points} points"
@@ -245,15 +247,15 @@ def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
         tests, leaderboard_items = [], []
         for res in all_results:
             row = next((r for r in res.rows if r.login == login), None)
-            battery = res.job.spec.battery if res.job.is_battery else None
-            total = float(battery.points) if battery is not None else max_points(res.job.awards)
+            kind = format_of(res.job)
+            total = kind.max_points(res.job)
             if row is None:
                 tests.append({"name": res.job.name, "score": 0.0, "max_score": total,
                               "output": f"{res.job.name}: no submission.", "visibility": "visible"})
                 continue
             tests.append({"name": res.job.name, "score": row.points, "max_score": total,
                           "output": student_text(res, row, private=True), "visibility": "visible"})
-            if not res.job.is_battery and not row.absent:
+            if kind.battery(res.job) is None and not row.absent:
                 leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
                                       {"name": f"{res.job.name} wins", "value": row.wins}]
         out[login] = {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),

@@ -15,6 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults, light_records
 
 
@@ -113,9 +114,10 @@ def seat_advantage(results: JobResults) -> list[SeatRow]:
 
 def analysis_json(results: JobResults) -> dict[str, Any] | None:
     """The job's analysis as JSON, or ``None`` if the job has none."""
-    if results.job.format == "shuffled":
+    kind = format_of(results.job).analysis(results)
+    if kind == "wins":
         return {"kind": "wins", "rows": [s.to_json() for s in win_counts(results)]}
-    if results.job.analysis == "seats":
+    if kind == "seats":
         return {"kind": "seats", "rows": [r.to_json() for r in seat_advantage(results)]}
     return None
 

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 
 from harness.roster import Person, RosterError, read_roster
 from harness.text import cell
-from harness.tournament.export import student_text, students
+from harness.report.export import student_text, students
 from harness.tournament.results import JobResults
-from harness.tournament.standings import max_points
+from harness.tournament.formats import format_of
 
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 MOODLE_IDENTIFIERS = [("Email address", "email"), ("ID number", "student_id"), ("Username", "login")]
@@ -53,7 +53,7 @@ class Gradebook:
 def job_maximum(results: JobResults) -> float:
     """The most points the job's awards can give one student."""
     job = results.job
-    return float(job.spec.battery.points) if job.is_battery and job.spec.battery else max_points(job.awards)
+    return format_of(job).max_points(job)
 
 
 def people(all_results: Sequence[JobResults]) -> tuple[dict[str, Person], list[str], list[str]]:

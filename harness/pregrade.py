@@ -28,7 +28,8 @@ from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits
 from harness.sandbox.static import environment, findings
 from harness.submission import MAIN, Submission
-from harness.tournament.schedule import Entrant, Roll, Task, load_entrants, make_tasks
+from harness.tournament.formats import make_tasks
+from harness.tournament.schedule import Entrant, Roll, Task, load_entrants
 
 DEFAULT_GAMES = 10
 
@@ -367,3 +368,16 @@ def position_text(game: GameSpec, state: Any, highlight: Any, logins: Sequence[s
         return "the game is over" if game.rules.is_over(state) else f"{logins[game.rules.to_move(state)]} to move"
     except Exception:  # noqa: BLE001
         return "(this game cannot draw its positions as text)"
+
+
+def limits_text(limits: Limits, game: GameSpec) -> str:
+    """The limits in words that match how a call is judged."""
+    if limits.policy == "cpu":
+        clock = (f"constructor {limits.init:g} s and each move {limits.move:g} s of CPU time; any call is stopped "
+                 f"after {limits.move * limits.backstop:g} s of wall-clock time")
+    else:
+        clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
+    clock += " (time spent waiting for a busy machine's CPU is not counted)"
+    packages = sorted({*game.packages, *limits.packages})
+    return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
+            + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))
