@@ -82,13 +82,18 @@ def leaderboard(results: JobResults, fmt: str) -> str:
         return json.dumps(leaderboard_json(results), indent=1)
     if fmt == "csv":
         out = io.StringIO()
-        fields = [f for f in Row.__dataclass_fields__ if f != "extra"]
+        # The code rules' column only where the game has code rules: other jobs' CSVs keep their bytes.
+        rules = bool(results.job.spec.code_rules)
+        fields = [f for f in Row.__dataclass_fields__ if f != "extra" and (rules or f != "code_rules")]
         extra = sorted({k for r in rows for k in r.extra})
         writer = csv.DictWriter(out, fieldnames=fields + extra, lineterminator="\n")
         writer.writeheader()
         for r in rows:
             data = r.to_json()
             data.pop("extra")
+            data.pop("code_rules")
+            if rules:
+                data["code_rules"] = "; ".join(c.summary() for c in r.code_rules)
             writer.writerow({k: cell(v) if isinstance(v, str) else v for k, v in {**data, **r.extra}.items()})
         return out.getvalue()
     battery = format_of(results.job).battery(results.job)
@@ -147,7 +152,15 @@ def leaderboard_json(results: JobResults) -> dict[str, Any]:
             "complete": results.complete, "games": results.done, "total": results.total,
             **format_of(results.job).summary(results),
             "incomplete": results.incomplete or None, "awards": award_rule(results),
-            "rows": [r.to_json() for r in results.rows]}
+            "rows": [_row_json(r, bool(results.job.spec.code_rules)) for r in results.rows]}
+
+
+def _row_json(row: Row, rules: bool) -> dict[str, Any]:
+    """A row as JSON; its code rules only where the game has code rules (other jobs' JSON keeps its bytes)."""
+    data = row.to_json()
+    if not rules:
+        data.pop("code_rules")
+    return data
 
 
 def students(results: JobResults) -> list[Row]:
