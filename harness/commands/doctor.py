@@ -53,6 +53,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         mode = "plain processes with resource limits only: no filesystem or network isolation"
     print(f"bots will run in: {mode}")
+    print(f"tier: {isolation.tier('auto')}")
     print("plain mode (no bubblewrap) does not stop:" if mode != "bubblewrap" else
           "without bubblewrap (plain mode) the harness would not stop:")
     for gap in isolation.plain_gaps():

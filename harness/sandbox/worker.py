@@ -548,10 +548,32 @@ def _short(exc: BaseException) -> str:
         return "<unprintable>"
 
 
+def confine(args: list[str]) -> None:
+    """Apply the Landlock ruleset the parent asked for (``ABI r:PATH ... w:PATH ...``), with this
+    interpreter's standard library readable, before any bot code runs. If the kernel refuses,
+    the worker exits before its hello: the bot is not started (``harness_error``), never run
+    with less than was asked."""
+    if __name__ == "__main__":
+        import _harness_landlock as landlock
+    else:  # pragma: no cover - the harness's own import of the worker
+        from harness.sandbox import landlock
+    read = [a[2:] for a in args[1:] if a.startswith("r:")] + [p for p in sys.path if p]
+    write = [a[2:] for a in args[1:] if a.startswith("w:")]
+    try:
+        landlock.restrict(read, write, int(args[0]))
+    except (OSError, ValueError, IndexError) as exc:
+        sys.stderr.write(f"harness: cannot apply the Landlock ruleset: {exc}\n")
+        sys.stderr.flush()
+        _exit(3)
+
+
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
-    if sys.argv[3:] == ["pdeathsig"]:
+    extra = sys.argv[3:]
+    if extra[:1] == ["pdeathsig"]:
         botenv.die_with_parent()  # before the guard: it refuses ctypes once armed
+    if extra[1:2] == ["landlock"]:
+        confine(extra[2:])
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
     # The bot sees the standard library only (plus its own folders, added at load): not the
