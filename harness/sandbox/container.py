@@ -10,16 +10,20 @@ line naming the fix. A bot never runs as root.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import glob
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.sandbox import landlock, privileges
+from harness.sandbox import landlock, packages, privileges
 
 FIX = ("install the harness in a venv made from a python every user can read, e.g. "
        f"`/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]} -m venv /opt/harness && "
@@ -73,7 +77,8 @@ def bot_python(needed: Iterable[str | Path] = ()) -> str:
     """The interpreter a plain-mode bot runs as a uid of its own (the harness is root).
 
     ``needed`` are the other files the bot runs (the compiled bot-side files, its approved
-    packages): they must be readable by every uid whatever the interpreter. Raises
+    packages, see :func:`readable_packages`): they must be readable by every uid whatever the
+    interpreter. Raises
     :class:`NoReadablePython` with the one line that names the fix.
     """
     others = privileges.plain_obstacle([str(p) for p in needed])
@@ -89,6 +94,51 @@ def bot_python(needed: Iterable[str | Path] = ()) -> str:
     whys = "; ".join(dict.fromkeys([own, why]))
     raise NoReadablePython(f"refusing to run bots as root, and a bot's own uid cannot read this Python "
                            f"({whys}): {FIX}")
+
+
+_copies: dict[tuple[Path, Path], Path] = {}  # (bot-side folder, package root) -> its readable copy there
+_copy_lock = threading.Lock()
+
+
+def readable_packages(found: Iterable[packages.Package], lib: Path) -> list[packages.Package]:
+    """``found`` with every root a bot's uid cannot read replaced by a read-only copy inside the
+    bot-side folder ``lib`` (made once per harness process, removed with it).
+
+    Sound because the bot's interpreter is the same version with the same bytecode (see
+    :func:`bot_python`): extension modules built for it load as installed. The roots of one
+    site folder stay side by side (``PIL`` beside ``pillow.libs``: the libraries' relative links).
+    """
+    out = []
+    for package in found:
+        roots = []
+        for root in package.roots:
+            if privileges.plain_obstacle([str(root)]) is None:
+                roots.append(root)
+                continue
+            with _copy_lock:
+                copy = _copies.get((lib, root))
+                if copy is None or not copy.exists():
+                    site = hashlib.sha256(str(root.parent).encode()).hexdigest()[:12]
+                    copy = lib / "packages" / site / root.name
+                    copy.parent.mkdir(parents=True, exist_ok=True)
+                    if root.is_dir():
+                        shutil.copytree(root, copy, symlinks=True, dirs_exist_ok=True)
+                    else:
+                        shutil.copy2(root, copy)
+                    _read_only(copy.parent.parent)
+                    _copies[(lib, root)] = copy
+            roots.append(copy)
+        out.append(dataclasses.replace(package, roots=tuple(roots)))
+    return out
+
+
+def _read_only(path: Path) -> None:
+    """Folders searchable and files readable by every uid; nothing writable but by root."""
+    for folder, _dirs, files in os.walk(path):
+        os.chmod(folder, 0o755)
+        for name in files:
+            if not os.path.islink(os.path.join(folder, name)):
+                os.chmod(os.path.join(folder, name), 0o444 | (os.stat(os.path.join(folder, name)).st_mode & 0o111))
 
 
 @functools.cache  # fixed for the life of the process
@@ -129,4 +179,4 @@ def tier(bwrap: bool) -> str:
     return "container" if privileges.is_root() else "unprotected"
 
 
-__all__ = ["FIX", "NoReadablePython", "bot_python", "landlock_abi", "landlock_args", "tier"]
+__all__ = ["FIX", "NoReadablePython", "bot_python", "landlock_abi", "landlock_args", "readable_packages", "tier"]

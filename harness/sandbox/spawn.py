@@ -54,10 +54,13 @@ def spawn(bot: BotProcess) -> None:
             cached.parent.mkdir(exist_ok=True)
             cached.write_bytes(pyc)
     wanted = {*bot.game.packages, *bot.limits.packages}
-    if wanted:  # resolved once per process; a job's packages were checked when it was read
-        bot.package_roots = packages.link_folder(bot.root / "packages", packages.resolve_all(wanted))
     bot.bwrap = use_bwrap(bot.limits.isolation)
     lib = botside.folder()
+    if wanted:  # resolved once per process; a job's packages were checked when it was read
+        found = packages.resolve_all(wanted)
+        if not bot.bwrap and privileges.is_root():  # the bot's own uid must read them (container tier)
+            found = container.readable_packages(found, lib)
+        bot.package_roots = packages.link_folder(bot.root / "packages", found)
     bot.botapi = botside.botapi(bot.game.botapi_dir) if bot.game.botapi_dir is not None else None
     extra = (BWRAP_TASKS if bot.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
     tasks = bot.limits.max_tasks + extra
