@@ -152,9 +152,10 @@ def landlock_abi() -> int:
 @functools.cache
 def _system_reads() -> tuple[str, ...]:
     """What any bot's process reads besides its own files: the system's shared libraries (for
-    ``dlopen`` of an extension's library), their cache, the time zone, the harmless devices."""
+    ``dlopen`` of an extension's library), their cache, the time zone and locales, the harmless devices."""
     libs = ["/lib64", "/usr/lib64", *glob.glob("/usr/lib/*-linux-*"), *glob.glob("/lib/*-linux-*")]
     return tuple(dict.fromkeys([*(p for p in libs if os.path.isdir(p)), "/etc/ld.so.cache", "/etc/localtime",
+                                "/usr/lib/locale", "/usr/share/zoneinfo",
                                 "/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"]))
 
 

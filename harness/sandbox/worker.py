@@ -1,8 +1,8 @@
 """The bot-side worker: runs in the bot's own process and calls the bot's code on request.
 
 Started by :class:`harness.sandbox.process.BotProcess` as
-``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig]`` (under bubblewrap where
-available), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
+``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig [landlock ABI r:PATH ... w:PATH ...]]``
+(under bubblewrap where available; the Landlock ruleset in the container tier, see :func:`confine`), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
 the modules it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
 ``_harness_botenv``.
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
