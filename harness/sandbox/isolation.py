@@ -165,7 +165,7 @@ def tier(mode: str = "auto") -> str:
                 "not against an attacker)")
     version = container.landlock_abi()
     return (f"container (root, no bubblewrap: a uid of its own, Landlock "
-            f"{f'ABI {version}' if version > 0 else 'off (not in this kernel)'}, rlimits, cgroups where "
+            f"{f'ABI {version}' if version > 0 else 'off (not in this kernel, or HARNESS_LANDLOCK=0)'}, rlimits, cgroups where "
             f"writable, the guard)")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 import socket
 import sys
 import tempfile
@@ -196,3 +197,25 @@ def test_a_same_version_interpreter_every_uid_can_read_is_used_instead(unreadabl
     assert container.bot_python() == os.path.realpath(system)
     me, other = play(BASIS)
     assert (me.verdict, other.verdict) == (V.OK, V.OK), me.reason
+
+
+@pytest.mark.parametrize("landlock_env", ["", "0"])
+def test_doctor_names_the_container_tier_and_each_layer(landlock_env: str) -> None:
+    env = {**os.environ, "HARNESS_ISOLATION": "plain", "HARNESS_LANDLOCK": landlock_env,
+           "PYTHONPATH": str(REPO)}
+    run = subprocess.run([sys.executable, "-m", "harness", "doctor"], capture_output=True, text=True, timeout=300,
+                         cwd=REPO, env=env)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    uid_line = next(line for line in lines if "bot runs as an unprivileged uid of its own" in line)
+    assert uid_line.startswith("  [x]") and "plain process started as uid" in uid_line
+    landlock_line = next(line for line in lines if "Landlock (files, TCP, signals and abstract sockets)" in line)
+    tier = next(line for line in lines if line.startswith("tier: "))
+    if landlock_env == "0":
+        assert landlock_line.startswith("  [ ]") and "HARNESS_LANDLOCK=0" in landlock_line
+        assert tier.startswith("tier: container (root, no bubblewrap: a uid of its own, Landlock off")
+    else:
+        assert landlock_line.startswith("  [x]") and "no TCP bind or connect" in landlock_line
+        assert "signals and abstract unix sockets scoped" in landlock_line
+        assert tier.startswith("tier: container (root, no bubblewrap: a uid of its own, Landlock ABI ")
+    assert "live check: a trivial bot started" in run.stdout
