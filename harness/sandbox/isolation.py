@@ -84,7 +84,6 @@ def report(mode: str = "auto") -> list[Feature]:
         Feature("user namespace (bot runs as nobody, no capabilities)", bw.available and bw.userns,
                 "bwrap --unshare-user --uid 65534 --disable-userns" if bw.userns
                 else ("not needed: the harness is root and drops each bot to a uid of its own (below)" if bw.drop
-                      else "bwrap runs as root without --unshare-user; capabilities dropped" if bw.available
                       else "needs bubblewrap")),
         Feature("filesystem: read-only system, only the bot's own files", bw.available or locked,
                 "bwrap mount namespace" if bw.available else "Landlock (below) and the audit-hook policy" if locked
@@ -127,9 +126,7 @@ def _uid_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
         return False, (f"no: bots run as the harness's own user (uid "
                        f"{os.geteuid() if hasattr(os, 'geteuid') else '?'}), which is not root")
     if bw.available:
-        if bw.drop:
-            return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
-        return False, "bubblewrap without setpriv: uid nobody in a user namespace, root outside it"
+        return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
     try:
         python = container.bot_python([botside.folder()])
     except container.NoReadablePython as exc:
