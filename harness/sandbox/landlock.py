@@ -1,7 +1,7 @@
 """Landlock (Linux 5.13+): what a bot's process may read and write, and no TCP, from the kernel.
 
 The container tier (a root harness without bubblewrap, see ``docs/isolation.md``) applies a
-ruleset inside the bot's process before any bot code runs (:func:`restrict`, called by the
+ruleset inside the bot's process before any bot code runs (:func:`confine`, called by the
 worker at its start): the bot may read the interpreter's standard library, the system's
 shared libraries, the compiled bot-side files with the game's bot API, its approved packages
 and its own code, and write only its own working folder. From ABI 4 on it may neither bind
@@ -123,4 +123,18 @@ def restrict(read: Iterable[str], write: Iterable[str], version: int) -> None:
         os.close(ruleset)
 
 
-__all__ = ["abi", "restrict"]
+def confine(args: list[str], own: Iterable[str]) -> None:
+    """Apply the ruleset the parent asked the worker for (``ABI r:PATH ... w:PATH ...``), with
+    the folders ``own`` (the interpreter's ``sys.path``) readable too. If the kernel refuses,
+    exit before the worker's hello: the bot is not started (``harness_error``), never run with
+    less than was asked."""
+    read = [a[2:] for a in args[1:] if a.startswith("r:")] + [p for p in own if p]
+    write = [a[2:] for a in args[1:] if a.startswith("w:")]
+    try:
+        restrict(read, write, int(args[0]))
+    except (OSError, ValueError, IndexError) as exc:
+        os.write(2, f"harness: cannot apply the Landlock ruleset: {exc}\n".encode())
+        os._exit(3)
+
+
+__all__ = ["abi", "confine", "restrict"]

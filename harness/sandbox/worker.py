@@ -2,9 +2,10 @@
 
 Started by :class:`harness.sandbox.process.BotProcess` as
 ``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig [landlock ABI r:PATH ... w:PATH ...]]``
-(under bubblewrap where available; the Landlock ruleset in the container tier, see :func:`confine`), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
-the modules it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
-``_harness_botenv``.
+(under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first),
+from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where the modules
+it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
+``_harness_botenv`` (and ``_harness_landlock``, in the container tier only).
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
@@ -548,32 +549,13 @@ def _short(exc: BaseException) -> str:
         return "<unprintable>"
 
 
-def confine(args: list[str]) -> None:
-    """Apply the Landlock ruleset the parent asked for (``ABI r:PATH ... w:PATH ...``), with this
-    interpreter's standard library readable, before any bot code runs. If the kernel refuses,
-    the worker exits before its hello: the bot is not started (``harness_error``), never run
-    with less than was asked."""
-    if __name__ == "__main__":
-        import _harness_landlock as landlock
-    else:  # pragma: no cover - the harness's own import of the worker
-        from harness.sandbox import landlock
-    read = [a[2:] for a in args[1:] if a.startswith("r:")] + [p for p in sys.path if p]
-    write = [a[2:] for a in args[1:] if a.startswith("w:")]
-    try:
-        landlock.restrict(read, write, int(args[0]))
-    except (OSError, ValueError, IndexError) as exc:
-        sys.stderr.write(f"harness: cannot apply the Landlock ruleset: {exc}\n")
-        sys.stderr.flush()
-        _exit(3)
-
-
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     extra = sys.argv[3:]
     if extra[:1] == ["pdeathsig"]:
         botenv.die_with_parent()  # before the guard: it refuses ctypes once armed
-    if extra[1:2] == ["landlock"]:
-        confine(extra[2:])
+    if extra[1:2] == ["landlock"]:  # the container tier: before the guard, the hello and any bot code
+        __import__("_harness_landlock").confine(extra[2:], sys.path)
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
     # The bot sees the standard library only (plus its own folders, added at load): not the
