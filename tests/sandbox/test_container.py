@@ -219,3 +219,13 @@ def test_doctor_names_the_container_tier_and_each_layer(landlock_env: str) -> No
         assert "signals and abstract unix sockets scoped" in landlock_line
         assert tier.startswith("tier: container (root, no bubblewrap: a uid of its own, Landlock ABI ")
     assert "live check: a trivial bot started" in run.stdout
+
+
+def test_a_ruleset_the_worker_cannot_apply_is_the_harness_s_error(monkeypatch: pytest.MonkeyPatch,
+                                                                 no_leftovers: None) -> None:
+    """Fail closed: a bot whose ruleset does not apply is not started (never run without it),
+    and neither player is charged."""
+    monkeypatch.setattr(container, "landlock_args", lambda *args: ["landlock", "not-an-abi", "r:/usr"])
+    record = play_match(GAME, [BASIS, BASIS], seed=1, limits=LIMITS)
+    assert [p.verdict for p in record.players] == [V.HARNESS_ERROR, V.HARNESS_ERROR] and record.winner is None
+    assert all("cannot apply the Landlock ruleset" in p.reason for p in record.players), record.players[0].reason
