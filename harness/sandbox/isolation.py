@@ -167,21 +167,24 @@ def tier(mode: str = "auto") -> str:
 
 
 def plain_gaps() -> list[str]:
-    """What plain mode (no bubblewrap) does not stop: said plainly by ``harness doctor``.
+    """What plain mode (no bubblewrap) does not stop, in the tier it would be: said plainly by
+    ``harness doctor``.
 
     The guard shares the bot's process, so a bot determined enough to disarm it (its objects
-    are reachable from Python) is stopped only by the kernel: its uid, rlimits and cgroups.
+    are reachable from Python) is stopped only by the kernel: its uid, Landlock, rlimits and cgroups.
     """
-    gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)",
-            "a bot that disarms the guard can read every file its uid can read, write where its uid "
-            "can write, and use the network (where Landlock applies: only UDP and unix sockets)",
-            "no PID namespace: a bot sees the machine's processes in /proc"]
-    if privileges.is_root():
-        if container.landlock_abi() <= 0:
-            gaps.append("no Landlock in this kernel: a disarmed bot reads what any uid may read and uses TCP")
+    gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)"]
+    if privileges.is_root() and container.landlock_abi() > 0:
+        gaps += ["a bot that disarms the guard can still use UDP, and unix sockets with a path it can reach",
+                 "no PID namespace: a bot can tell which processes exist (os.stat of /proc/<pid>)"]
+    elif privileges.is_root():
+        gaps += ["no Landlock in this kernel: a bot that disarms the guard can read every file any user can "
+                 "read, write where any user can write, and use the network",
+                 "no PID namespace: a bot sees the machine's processes in /proc"]
     else:
-        gaps.append("the harness is not root: bots run as its own user and can do what that user can, "
-                    "once the guard is disarmed")
+        gaps += ["the harness is not root: its bots run as its own user, and one that disarms the guard can "
+                 "read, write and connect wherever that user can",
+                 "no PID namespace: a bot sees the machine's processes in /proc"]
     if "pids" not in cgroup.support().controllers:
         gaps.append("no pids cgroup: a process a disarmed bot starts in a new session can outlive its game")
     return gaps

@@ -93,7 +93,7 @@ def test_doctor_says_who_bots_run_as_and_what_plain_mode_does_not_stop() -> None
     assert run.returncode == 0, run.stderr
     assert "bot runs as an unprivileged uid of its own" in run.stdout
     assert "does not stop:" in run.stdout or "would not stop:" in run.stdout
-    assert "a bot that disarms the guard can read every file its uid can read" in run.stdout
+    assert "a bot that disarms the guard can" in run.stdout
 
 
 @needs_linux_root
