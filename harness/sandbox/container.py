@@ -78,8 +78,7 @@ def bot_python(needed: Iterable[str | Path] = ()) -> str:
 
     ``needed`` are the other files the bot runs (the compiled bot-side files, its approved
     packages, see :func:`readable_packages`): they must be readable by every uid whatever the
-    interpreter. Raises
-    :class:`NoReadablePython` with the one line that names the fix.
+    interpreter. Raises :class:`NoReadablePython` with the one line that names the fix.
     """
     others = privileges.plain_obstacle([str(p) for p in needed])
     if others is not None:
@@ -98,6 +97,14 @@ def bot_python(needed: Iterable[str | Path] = ()) -> str:
 
 _copies: dict[tuple[Path, Path], Path] = {}  # (bot-side folder, package root) -> its readable copy there
 _copy_lock = threading.Lock()
+
+
+def _at_fork_child() -> None:
+    global _copy_lock  # a fork while another thread copied must not leave the child waiting for ever
+    _copy_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_at_fork_child)
 
 
 def readable_packages(found: Iterable[packages.Package], lib: Path) -> list[packages.Package]:
