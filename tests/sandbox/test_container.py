@@ -229,3 +229,19 @@ def test_a_ruleset_the_worker_cannot_apply_is_the_harness_s_error(monkeypatch: p
     record = play_match(GAME, [BASIS, BASIS], seed=1, limits=LIMITS)
     assert [p.verdict for p in record.players] == [V.HARNESS_ERROR, V.HARNESS_ERROR] and record.winner is None
     assert all("cannot apply the Landlock ruleset" in p.reason for p in record.players), record.players[0].reason
+
+
+def test_a_harness_that_is_not_root_names_the_unprotected_tier() -> None:
+    """The third tier, for real: the harness run by an ordinary uid (a student's laptop), whose
+    bots run as that uid, with rlimits and the guard only, and doctor says so plainly."""
+    if privileges.plain_obstacle([sys.executable, *container.OWN_PYTHON]) is not None:
+        pytest.skip("needs a harness interpreter every uid can read (CI's venv of Debian's python3.11)")
+    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "HARNESS_ISOLATION": "plain", "LANG": "C.UTF-8"}
+    if privileges.plain_obstacle([str(REPO / "harness" / "__init__.py")]) is None:
+        env["PYTHONPATH"] = str(REPO)  # this checkout where that uid can read it, else the venv's copy
+    run = subprocess.run([sys.executable, "-m", "harness", "doctor"], capture_output=True, text=True, timeout=300,
+                         cwd="/", env=env, user=65534, group=65534, extra_groups=[])
+    assert run.returncode == 0, run.stderr
+    assert "tier: unprotected (the harness is not root: rlimits and the guard only" in run.stdout
+    assert "[ ] bot runs as an unprivileged uid of its own" in run.stdout
+    assert "[ ] Landlock" in run.stdout and "live check: a trivial bot started" in run.stdout
