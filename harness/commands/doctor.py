@@ -34,7 +34,7 @@ def _live_check() -> str:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from harness.sandbox import isolation
+    from harness.sandbox import isolation, privileges
     from harness.sandbox.limits import POLICIES, Limits
 
     if args.policy is not None and args.policy not in POLICIES:
@@ -50,9 +50,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         mode = "bubblewrap"
     elif isolation.effective_mode("auto") == "plain":
         mode = "plain processes (HARNESS_ISOLATION=plain)"
+    elif privileges.is_root():
+        mode = "plain processes, each as a uid of its own (bubblewrap does not work here)"
     else:
-        mode = "plain processes with resource limits only: no filesystem or network isolation"
+        mode = "plain processes with resource limits and the guard only: no filesystem or network isolation"
     print(f"bots will run in: {mode}")
+    print(f"tier: {isolation.tier('auto')}")
     print("plain mode (no bubblewrap) does not stop:" if mode != "bubblewrap" else
           "without bubblewrap (plain mode) the harness would not stop:")
     for gap in isolation.plain_gaps():

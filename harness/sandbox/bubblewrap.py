@@ -85,11 +85,14 @@ def _probe() -> BwrapSupport:
     except (OSError, subprocess.SubprocessError) as exc:
         return BwrapSupport(None, reason=f"bwrap does not run: {exc}")
     errors = []
-    # Root builds the sandbox and drops the bot (setpriv); others need a user namespace;
-    # root without setpriv falls back to a namespace, then to no namespace (root, no capabilities).
+    # Root builds the sandbox and drops the bot (setpriv); others need a user namespace. Root
+    # without setpriv gets no bubblewrap: a user namespace would map the bot to root outside, and
+    # no bot ever runs as root (plain mode then starts it as a uid of its own: the container tier).
     drop = privileges.setpriv() if privileges.is_root() else None
-    attempts: list[tuple[bool, str | None]] = [(False, drop)] if drop else []
-    attempts += [(True, None)] + ([(False, None)] if privileges.is_root() else [])
+    if privileges.is_root() and drop is None:
+        return BwrapSupport(None, reason="setpriv (util-linux) is not installed: a root harness needs it to run "
+                                         "bots under bubblewrap as uids of their own")
+    attempts: list[tuple[bool, str | None]] = [(False, drop)] if drop else [(True, None)]
     for userns, dropping in attempts:
         with tempfile.TemporaryDirectory(prefix="harness-probe-") as tmp:
             code, work = Path(tmp, "code"), Path(tmp, "work")
@@ -108,8 +111,7 @@ def _probe() -> BwrapSupport:
                 errors.append(str(exc))
                 continue
         if done.returncode == 0:
-            note = "" if userns or dropping else "no user namespace: the bot runs as root without capabilities"
-            return BwrapSupport(exe, userns=userns, version=version, reason=note, drop=dropping)
+            return BwrapSupport(exe, userns=userns, version=version, reason="", drop=dropping)
         errors.append(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}")
     return BwrapSupport(None, version=version, reason="bwrap cannot create the sandbox here: " + "; ".join(errors))
 

@@ -14,14 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.sandbox import botside, bubblewrap, cgroup, privileges
+from harness.sandbox import botside, bubblewrap, cgroup, container, privileges
+from harness.sandbox.privileges import IsolationUnavailable
 
 WARNED_ENV = "HARNESS_SANDBOX_WARNED"  # inherited by worker processes of a pool: one line per run
 MODES = ("auto", "bwrap", "plain")
-
-
-class IsolationUnavailable(RuntimeError):
-    """``isolation="bwrap"`` was required but bubblewrap does not work here."""
 
 
 def effective_mode(mode: str) -> str:
@@ -51,8 +48,10 @@ def warn_once(reason: str) -> None:
     if os.environ.get(WARNED_ENV):
         return
     os.environ[WARNED_ENV] = "1"
-    print(f"harness: warning: bots run as plain processes with resource limits only, without "
-          f"filesystem/network isolation ({reason}); see `harness doctor`", file=sys.stderr)
+    held = ("each as a uid of its own, under Landlock where the kernel has it" if privileges.is_root()
+            else "with resource limits and the guard only")
+    print(f"harness: warning: bots run as plain processes without bubblewrap's namespaces ({reason}), "
+          f"{held}; see `harness doctor`", file=sys.stderr)
 
 
 @dataclass(frozen=True)
@@ -70,6 +69,7 @@ def report(mode: str = "auto") -> list[Feature]:
     if bw.available and not use_bwrap(mode):  # e.g. HARNESS_ISOLATION=plain
         bw = bubblewrap.BwrapSupport(None, reason=f"available ({bw.version}) but not used: isolation is plain")
     cg = cgroup.support()
+    locked = _landlock_feature(bw)[0]
     linux = sys.platform.startswith("linux")
     try:
         import resource  # noqa: F401
@@ -84,13 +84,15 @@ def report(mode: str = "auto") -> list[Feature]:
         Feature("user namespace (bot runs as nobody, no capabilities)", bw.available and bw.userns,
                 "bwrap --unshare-user --uid 65534 --disable-userns" if bw.userns
                 else ("not needed: the harness is root and drops each bot to a uid of its own (below)" if bw.drop
-                      else "bwrap runs as root without --unshare-user; capabilities dropped" if bw.available
                       else "needs bubblewrap")),
-        Feature("filesystem: read-only system, only the bot's own files", bw.available,
-                "bwrap mount namespace" if bw.available else "audit-hook policy only (best effort)"),
+        Feature("filesystem: read-only system, only the bot's own files", bw.available or locked,
+                "bwrap mount namespace" if bw.available else "Landlock (below) and the audit-hook policy" if locked
+                else "audit-hook policy only (best effort)"),
         Feature("network: none (own loopback only)", bw.available,
-                "bwrap --unshare-net" if bw.available else "audit-hook policy only (best effort)"),
-        Feature("bot runs as an unprivileged uid of its own", _uid_feature(bw)[0], _uid_feature(bw)[1]),
+                "bwrap --unshare-net" if bw.available else "TCP: Landlock (below); other sockets: audit-hook policy "
+                "only" if locked else "audit-hook policy only (best effort)"),
+        Feature("bot runs as an unprivileged uid of its own", *_uid_feature(bw)),
+        Feature("Landlock (files, TCP, signals and abstract sockets)", *_landlock_feature(bw)),
         Feature("PID and IPC namespaces", bw.available,
                 "bwrap --unshare-pid --unshare-ipc" if bw.available else "needs bubblewrap"),
         Feature("process/thread cap (pids cgroup)", "pids" in cg.controllers,
@@ -119,50 +121,74 @@ def report(mode: str = "auto") -> list[Feature]:
     return features
 
 
-def plain_drop_obstacle(game: Any = None, package_roots: tuple[Path, ...] = ()) -> str | None:
-    """Why a plain-mode bot cannot drop to a uid of its own here (``None``: it can, or needs not).
-
-    It runs the harness's interpreter, the compiled bot-side files, its game's bot API
-    and its approved packages: an ordinary user must be able to read them all.
-    """
-    needed = [os.path.realpath(sys.executable), sysconfig.get_paths()["stdlib"],
-              str(botside.folder()), *map(str, package_roots)]
-    if game is not None and game.botapi_dir is not None:
-        needed.append(str(game.botapi_dir))
-    return privileges.plain_obstacle(needed)
-
-
 def _uid_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
     if not privileges.is_root():
-        return True, f"the harness itself is not root (uid {os.geteuid() if hasattr(os, 'geteuid') else '?'})"
+        return False, (f"no: bots run as the harness's own user (uid "
+                       f"{os.geteuid() if hasattr(os, 'geteuid') else '?'}), which is not root")
     if bw.available:
-        if bw.drop:
-            return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
-        return False, "bubblewrap without setpriv: uid nobody in a user namespace, root outside it"
-    why = plain_drop_obstacle()
-    if why is None:
-        return True, f"plain process started as uid {privileges.UID_BASE}+n"
-    return False, f"plain mode: bots run as root, because {why}"
+        return True, f"setpriv in bubblewrap: uid {privileges.UID_BASE}+n, no capabilities, no_new_privs"
+    try:
+        python = container.bot_python([botside.folder()])
+    except container.NoReadablePython as exc:
+        return False, f"bots are refused, never run as root: {exc}"
+    return True, f"plain process started as uid {privileges.UID_BASE}+n, running {python}"
+
+
+def _landlock_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
+    version = container.landlock_abi()
+    if version <= 0:
+        return False, "not in this kernel (Linux 5.13+), or turned off (HARNESS_LANDLOCK=0)"
+    if bw.available:
+        return False, f"not needed: bubblewrap's namespaces confine the bot (kernel ABI {version})"
+    if not privileges.is_root():
+        return False, f"not applied outside the container tier (kernel ABI {version})"
+    what = ["read the interpreter, packages, bot API and its code; write its own folder"]
+    what += ["no TCP bind or connect"] if version >= 4 else []
+    what += ["signals and abstract unix sockets scoped to the bot"] if version >= 6 else []
+    return True, f"ABI {version}: " + "; ".join(what)
+
+
+def tier(mode: str = "auto") -> str:
+    """The tier bots run in with isolation ``mode``, and what holds them there, in one line."""
+    try:
+        bwrap = use_bwrap(mode)
+    except IsolationUnavailable:
+        return "none: bubblewrap is required and unavailable, so no bot starts"
+    name = container.tier(bwrap)
+    if name == "bubblewrap":
+        return "bubblewrap (namespaces, a uid of its own, cgroups, rlimits, the guard)"
+    if name == "unprotected":
+        return ("unprotected (the harness is not root: rlimits and the guard only, enough against accidents, "
+                "not against an attacker)")
+    version = container.landlock_abi()
+    return (f"container (root, no bubblewrap: a uid of its own, Landlock "
+            f"{f'ABI {version}' if version > 0 else 'off (not in this kernel, or HARNESS_LANDLOCK=0)'}, rlimits, cgroups where "
+            f"writable, the guard)")
 
 
 def plain_gaps() -> list[str]:
-    """What plain mode (no bubblewrap) does not stop: said plainly by ``harness doctor``.
+    """What plain mode (no bubblewrap) does not stop, in the tier it would be: said plainly by
+    ``harness doctor``.
 
     The guard shares the bot's process, so a bot determined enough to disarm it (its objects
-    are reachable from Python) is stopped only by the kernel: its uid, rlimits and cgroups.
+    are reachable from Python) is stopped only by the kernel: its uid, Landlock, rlimits and cgroups.
     """
-    gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)",
-            "a bot that disarms the guard can read every file its uid can read, write where its uid "
-            "can write, and use the network",
-            "no PID namespace: a bot sees the machine's processes in /proc"]
-    if privileges.is_root():
-        why = plain_drop_obstacle()
-        if why is not None:
-            gaps.append(f"bots run as root ({why}): a disarmed guard leaves root's powers")
+    gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)"]
+    if privileges.is_root() and container.landlock_abi() > 0:
+        gaps += ["a bot that disarms the guard can still use UDP, and unix sockets with a path it can reach",
+                 "no PID namespace: a bot can tell which processes exist (os.stat of /proc/<pid>)"]
+    elif privileges.is_root():
+        gaps += ["no Landlock in this kernel: a bot that disarms the guard can read every file any user can "
+                 "read, write where any user can write, and use the network",
+                 "no PID namespace: a bot sees the machine's processes in /proc"]
+    else:
+        gaps += ["the harness is not root: its bots run as its own user, and one that disarms the guard can "
+                 "read, write and connect wherever that user can",
+                 "no PID namespace: a bot sees the machine's processes in /proc"]
     if "pids" not in cgroup.support().controllers:
         gaps.append("no pids cgroup: a process a disarmed bot starts in a new session can outlive its game")
     return gaps
 
 
-__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_drop_obstacle", "plain_gaps",
-           "report", "use_bwrap", "warn_once"]
+__all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_gaps",
+           "report", "tier", "use_bwrap", "warn_once"]

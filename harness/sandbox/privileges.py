@@ -5,7 +5,7 @@ with no capabilities, no supplementary groups, an empty bounding set and ``no_ne
 (:func:`setpriv_prefix`). Without bubblewrap (plain mode) the process is started as that uid
 directly, which works only where an ordinary user can read the interpreter and the files the
 worker runs (:func:`plain_obstacle`); where it cannot (e.g. a Python installed under
-``/root``), the bot stays root and ``harness doctor`` says so.
+``/root``), :func:`harness.sandbox.container.bot_python` finds one it can or refuses to play.
 
 Each bot gets a uid of its own, from a range no account uses, so two bots can never signal,
 trace or read each other's processes even without a PID namespace.
@@ -19,6 +19,10 @@ import shutil
 import stat
 from collections.abc import Iterable
 from pathlib import Path
+
+class IsolationUnavailable(RuntimeError):
+    """The isolation a bot needs cannot be had here: the bot is not started (``harness_error``)."""
+
 
 UID_BASE = 0x7E000000  # 2113929216: far above any account's uid, below 2**31
 UID_SPAN = 1 << 24
@@ -91,4 +95,4 @@ def share_with(uid: int, root: Path, code: Path, work: Path) -> None:
     os.chmod(work, 0o700)
 
 
-__all__ = ["UID_BASE", "is_root", "pick_uid", "plain_obstacle", "setpriv", "setpriv_prefix", "share_with"]
+__all__ = ["UID_BASE", "IsolationUnavailable", "is_root", "pick_uid", "plain_obstacle", "setpriv", "setpriv_prefix", "share_with"]

@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.sandbox import botside, bubblewrap, launcher, packages, privileges, stale
+from harness.sandbox import botside, bubblewrap, container, launcher, packages, privileges, stale
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.isolation import plain_drop_obstacle, use_bwrap
+from harness.sandbox.isolation import use_bwrap
 from harness.sandbox.turns import BWRAP_TASKS
 
 if TYPE_CHECKING:
@@ -54,10 +54,13 @@ def spawn(bot: BotProcess) -> None:
             cached.parent.mkdir(exist_ok=True)
             cached.write_bytes(pyc)
     wanted = {*bot.game.packages, *bot.limits.packages}
-    if wanted:  # resolved once per process; a job's packages were checked when it was read
-        bot.package_roots = packages.link_folder(bot.root / "packages", packages.resolve_all(wanted))
     bot.bwrap = use_bwrap(bot.limits.isolation)
     lib = botside.folder()
+    if wanted:  # resolved once per process; a job's packages were checked when it was read
+        found = packages.resolve_all(wanted)
+        if not bot.bwrap and privileges.is_root():  # the bot's own uid must read them (container tier)
+            found = container.readable_packages(found, lib)
+        bot.package_roots = packages.link_folder(bot.root / "packages", found)
     bot.botapi = botside.botapi(bot.game.botapi_dir) if bot.game.botapi_dir is not None else None
     extra = (BWRAP_TASKS if bot.bwrap else 0) + 1  # + 1 spare: the guard's thread cap is the tighter one
     tasks = bot.limits.max_tasks + extra
@@ -66,7 +69,7 @@ def spawn(bot: BotProcess) -> None:
         return
     req_r, bot._req_w = os.pipe()
     bot._rep_r, rep_w = os.pipe()
-    as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid, where it can run
+    as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid
     if bot.bwrap:
         support = bubblewrap.support()
         bot.uid = privileges.pick_uid() if support.drop else None
@@ -74,11 +77,15 @@ def spawn(bot: BotProcess) -> None:
         argv = [support.path or "bwrap", *bwrap_options(bot, lib, wanted, bot.uid), *drop,
                 bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w)]
     else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
-        argv = [sys.executable, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig"]
-        if privileges.is_root() and plain_drop_obstacle(bot.game, tuple(bot.package_roots)) is None:
+        python, confine = sys.executable, []
+        if privileges.is_root():  # the container tier: never root, Landlock where the kernel has it
+            reads = [lib, code, *([bot.root / "packages"] if wanted else []), *bot.package_roots]
+            python = container.bot_python([lib, *bot.package_roots])
+            confine = container.landlock_args(python, reads, work)
             bot.uid = privileges.pick_uid()
             privileges.share_with(bot.uid, bot.root, code, work)
             as_user = {"user": bot.uid, "group": bot.uid, "extra_groups": []}
+        argv = [python, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig", *confine]
     try:
         bot.proc = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

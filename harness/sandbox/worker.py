@@ -1,10 +1,11 @@
 """The bot-side worker: runs in the bot's own process and calls the bot's code on request.
 
 Started by :class:`harness.sandbox.process.BotProcess` as
-``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig]`` (under bubblewrap where
-available), from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where
-the modules it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
-``_harness_botenv``.
+``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig [landlock ABI r:PATH ... w:PATH ...]]``
+(under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first),
+from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where the modules
+it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
+``_harness_botenv`` (and ``_harness_landlock``, in the container tier only).
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
@@ -550,8 +551,11 @@ def _short(exc: BaseException) -> str:
 
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
-    if sys.argv[3:] == ["pdeathsig"]:
+    extra = sys.argv[3:]
+    if extra[:1] == ["pdeathsig"]:
         botenv.die_with_parent()  # before the guard: it refuses ctypes once armed
+    if extra[1:2] == ["landlock"]:  # the container tier: before the guard, the hello and any bot code
+        __import__("_harness_landlock").confine(extra[2:], sys.path)
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
     # The bot sees the standard library only (plus its own folders, added at load): not the

@@ -7,7 +7,8 @@ a machine without bubblewrap, still with cgroups where there are some); a subset
 mode: the bot-side guard gives the clear verdict and the kernel (bubblewrap, cgroups) is the
 boundary behind it. The documented differences without bubblewrap: a bot can *see* which paths exist
 (``test_what_a_bot_can_see``), and a bot that disarms the guard can read files
-(``disarmed_guard_read``); with bubblewrap neither gets it anything. After each game: the opponent is ``ok``, the store, the other
+(``disarmed_guard_read``) where the harness is not root; with bubblewrap neither gets it anything, and in the
+container tier (root: a uid of its own, Landlock) the read is the kernel's ``PermissionError``. After each game: the opponent is ``ok``, the store, the other
 submission and the target file are intact, no connection reached the listener, and no
 process, cgroup or folder of the bot survives.
 """
@@ -24,7 +25,7 @@ import pytest
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
-from harness.sandbox import Limits
+from harness.sandbox import Limits, container
 from harness.sandbox.isolation import use_bwrap
 from tests.hostile.conftest import REPO, Arena
 
@@ -47,6 +48,7 @@ class Case:
     limits: dict[str, Any] = field(default_factory=dict)  # changes to LIMITS for this bot
     strict: bool = False  # play the STRICT game (with forbidden imports)
     fallback: tuple[Verdict, str] | None = None  # the documented outcome without bubblewrap, if different
+    container: tuple[Verdict, str] | None = None  # ... and in the container tier (root: own uid, Landlock)
 
 
 # bot file (tests/hostile/bots/<name>.py) -> its pinned verdict and reason
@@ -120,7 +122,8 @@ CORPUS: dict[str, Case] = {
     "threads_between_turns": Case(V.OK, r"^$"),  # its thread is stopped between turns: see test_turns.py
     # the guard is a policy layer, not the boundary: a bot that disarms it meets the kernel's
     "disarmed_guard_read": Case(V.EXCEPTION, r"^zet\(\) raised FileNotFoundError: \[Errno 2\] No such file",
-                                fallback=(V.OK, r"^$")),  # documented: without bubblewrap the read succeeds
+                                fallback=(V.OK, r"^$"),  # documented: unprotected (not root), the read succeeds
+                                container=(V.EXCEPTION, r"^zet\(\) raised PermissionError: \[Errno 13\]")),
     "disarmed_daemon": Case(V.OK, r"^$"),  # its daemon dies with the game: cgroup kill, PID namespace
     # its burners are frozen in its opponent's turns: tests/hostile/test_out_of_turn.py
     "timing_out_of_turn": Case(V.OK, r"^$"),
@@ -167,10 +170,13 @@ def test_hostile_bot_gets_its_pinned_verdict(name: str, mode: str, arena: Arena,
     record = play(arena, name, mode)
     me, other = record.players
     sandboxed = use_bwrap(MODES[mode].get("isolation", "auto"))
+    tier = container.tier(sandboxed)
     verdict, reason = case.fallback if case.fallback and not sandboxed else (case.verdict, case.reason)
+    if tier == "container" and case.container and container.landlock_abi() > 0:
+        verdict, reason = case.container
     assert (me.verdict, other.verdict) == (verdict, V.OK), me.reason
     assert re.search(reason, me.reason), me.reason
-    if sandboxed:  # under bubblewrap no bot ever gets another submission's content
+    if sandboxed or (tier == "container" and container.landlock_abi() > 0):  # no bot gets another's code
         assert arena.victim.read_text()[:60] not in me.stdout
     if verdict is not V.OK:
         assert record.winner == 1 and record.end == "verdict"
@@ -191,6 +197,8 @@ def test_what_a_bot_can_see(arena: Arena, no_leftovers: None) -> None:
         if use_bwrap(MODES[mode].get("isolation", "auto")):
             assert seen == {"victim": False, "store": False, "target": False, "passwd": False,
                             "root": seen["root"], "repo": seen["repo"]}, seen
+        elif container.tier(False) == "container":  # its own uid: not through folders only root may search
+            assert seen["passwd"] and not seen["store"] and not seen["target"], seen  # pytest's folders: 0700
         else:
             assert seen["victim"] and seen["store"] and seen["target"] and seen["passwd"], seen
 

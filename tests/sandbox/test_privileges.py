@@ -16,7 +16,7 @@ import pytest
 
 from harness.games import get_game
 from harness.sandbox import bubblewrap, privileges
-from harness.sandbox.isolation import plain_drop_obstacle, plain_gaps, use_bwrap
+from harness.sandbox.isolation import use_bwrap
 from harness.sandbox.limits import Limits
 from harness.sandbox.process import BotProcess
 from tests.conftest import REPO
@@ -59,14 +59,13 @@ def test_under_bubblewrap_a_bot_runs_as_its_own_uid_without_any_capability(no_le
 
 
 @needs_linux_root
-def test_in_plain_mode_a_bot_drops_where_an_ordinary_user_can_run_the_interpreter(no_leftovers: None) -> None:
+def test_in_plain_mode_a_bot_runs_as_its_own_uid_never_root(no_leftovers: None) -> None:
+    """The container tier: with an interpreter under /root (pyenv here), the bot runs a
+    same-version one every uid can read; from a venv of such a Python (CI), the harness's own."""
     found, uid = credentials("plain")
-    why = plain_drop_obstacle(GAME)
-    if why is None:
-        assert uid is not None and found["Uid"].split() == [str(uid)] * 4 and found["Groups"] == ""
-    else:  # e.g. a Python installed under /root: it stays root, and doctor says why
-        assert uid is None and found["Uid"].split()[0] == "0"
-        assert any(why in gap and "run as root" in gap for gap in plain_gaps())
+    assert uid is not None and privileges.UID_BASE <= uid < privileges.UID_BASE + privileges.UID_SPAN
+    assert found["Uid"].split() == [str(uid)] * 4 and found["Gid"].split() == [str(uid)] * 4
+    assert found["Groups"] == "" and int(found["CapEff"], 16) == 0
 
 
 def test_what_an_ordinary_user_cannot_reach_is_named() -> None:
@@ -94,7 +93,7 @@ def test_doctor_says_who_bots_run_as_and_what_plain_mode_does_not_stop() -> None
     assert run.returncode == 0, run.stderr
     assert "bot runs as an unprivileged uid of its own" in run.stdout
     assert "does not stop:" in run.stdout or "would not stop:" in run.stdout
-    assert "a bot that disarms the guard can read every file its uid can read" in run.stdout
+    assert "a bot that disarms the guard can" in run.stdout
 
 
 @needs_linux_root
