@@ -155,6 +155,7 @@ class RunSummary:
     played: int
     faults: int  # games that still ended in harness_error after the retries
     refused: list[str] = field(default_factory=list)  # lines from the executor's preparation
+    rejudged: dict[str, Any] | None = None  # what --rejudge took out (see harness.tournament.rejudge)
 
 
 ProgressFactory = Callable[[int, int, str], Any]  # (total, already done, label) -> progress bar
@@ -184,7 +185,8 @@ def _last_snapshot(store: ResultsStore) -> dict[str, str] | None:
 
 def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = None,
             before_play: Callable[[Job], None] | None = None,
-            standings_of: Callable[[Job], list[dict[str, Any]]] | None = None) -> RunSummary:
+            standings_of: Callable[[Job], list[dict[str, Any]]] | None = None,
+            rejudge: Any = None) -> RunSummary:
     """Play every game of ``job`` not yet in its store, committing each as it finishes.
 
     An adaptive job plays wave by wave (:mod:`harness.tournament.adaptive`): each wave's games
@@ -193,6 +195,9 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     ``before_play`` runs once the store is locked and only if there is a game to play (the
     timing self-check): a run that reuses every game needs no fair clock. The run is recorded
     in the store's history with what changed and, if ``standings_of`` is given, the standings.
+
+    ``rejudge`` (a :class:`~harness.tournament.rejudge.Rejudge`): the login's games (or one of
+    them) are taken out of the store first, kept as replaced, and played again in this run.
     """
     from harness.tournament.battery import grade_task, grade_tasks
 
@@ -203,11 +208,18 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     snapshot = submissions_snapshot(roll)
     with ResultsStore(job.results) as store:
         previous = _last_snapshot(store)
+        rejudged = None
+        if rejudge is not None:
+            from harness.tournament.rejudge import take_out
+
+            rejudged = take_out(job, tasks, store, rejudge)
         done = set(store.grades([t.key for t in tasks])) if grading else store.done_keys()
         todo = [t for t in tasks if t.key not in done]
         summary = RunSummary(job.name, len(tasks), len(tasks) - len(todo), 0, 0)
+        summary.rejudged = rejudged
         info: dict[str, Any] = {"games": len(tasks), "reused": summary.reused, "submissions": snapshot,
-                                "changes": compare_snapshots(previous, snapshot), "first": previous is None}
+                                "changes": compare_snapshots(previous, snapshot), "first": previous is None,
+                                **({"rejudged": rejudged} if rejudged else {})}
         run_id = store.start_run(job.name, info)
         status, error = "interrupted", ""
         faults: dict[str, GameRecord] = {}  # games of this run that failed every retry (adaptive: a wave ends)

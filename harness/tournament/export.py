@@ -189,17 +189,21 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
     ``game`` is its number among the student's own games of the job, in the job's order: the
     number ``harness check`` gives the same game (with its seed and seat)."""
     if results.first_errors is None:  # one pass over the games for every student (they may be in the store)
-        found: dict[str, dict[str, Any]] = {}
-        counts: dict[str, int] = {}
+        order = {k: i for i, k in enumerate(results.schedule)}  # the store holds them in the order they finished
+        found: dict[str, tuple[int, dict[str, Any]]] = {}
+        places: dict[str, list[int]] = {}
         for key, record in zip(results.keys, results.records):
+            place = order.get(key, len(order))
             for seat, p in enumerate(record.players):
-                counts[p.login] = n = counts.get(p.login, 0) + 1
-                if p.verdict.charged and p.login not in found:
+                places.setdefault(p.login, []).append(place)
+                if p.verdict.charged and (p.login not in found or place < found[p.login][0]):
                     others = [q.login for q in record.players if q.login != p.login]
-                    found[p.login] = {"game": n, "seed": record.seed, "seat": seat, "against": others,
-                                      "verdict": p.verdict.value, "reason": p.reason, "replay": f"games/{key}.html",
-                                      "traceback": p.traceback, "stdout": p.stdout, "stderr": p.stderr}
-        results.first_errors = found
+                    found[p.login] = (place, {"seed": record.seed, "seat": seat, "against": others,
+                                              "verdict": p.verdict.value, "reason": p.reason,
+                                              "replay": f"games/{key}.html", "traceback": p.traceback,
+                                              "stdout": p.stdout, "stderr": p.stderr})
+        results.first_errors = {login: {"game": 1 + sum(1 for q in places[login] if q < place), **err}
+                                for login, (place, err) in found.items()}
     return results.first_errors.get(login)
 
 

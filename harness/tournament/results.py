@@ -68,6 +68,7 @@ class JobResults:
     round_robin: int = 0  # adaptive: the games the full round robin would play
     stopped: str = ""  # adaptive: why the schedule stopped ("settled", "budget", "exhausted"), or ""
     first_errors: dict[str, dict[str, Any]] | None = field(default=None, repr=False)  # by login, once asked
+    schedule: list[str] = field(default_factory=list, repr=False)  # every game's key in the job's order
 
     @property
     def complete(self) -> bool:
@@ -104,7 +105,9 @@ def job_results(job: Job, light: bool = False) -> JobResults:
     if job.format == "adaptive":
         return adaptive_results(job, roll, light)
     tasks = make_tasks(job, roll)
-    return stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+    results = stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+    results.schedule = [t.key for t in tasks]
+    return results
 
 
 def stored_results(job: Job, roll: Roll, wanted: list[str] | None, total: int, light: bool = False) -> JobResults:
@@ -158,7 +161,7 @@ def adaptive_results(job: Job, roll: Roll, light: bool = False) -> JobResults:
         row.near_boundary = row.login in progress.unsettled and not row.reference and not row.absent
     total = progress.games + len(progress.pending)
     return JobResults(job, roll, rows, records, keys, total, progress.games, runs,
-                      round_robin=round_robin_games(job, roll), stopped=progress.stopped)
+                      round_robin=round_robin_games(job, roll), stopped=progress.stopped, schedule=list(progress.keys))
 
 
 __all__ = ["JobResults", "StoredGames", "light_records", "StoreError", "adaptive_results", "job_results", "stored_results"]
