@@ -5,7 +5,8 @@ A command module defines ``register(subparsers)``, which adds its parser and set
 
 Every mistake of the user (a bad argument, a file that cannot be read, an unreachable
 scheduler) is one line on stderr, ``harness COMMAND: problem``, and exit code 2; never a
-traceback.
+traceback. A bot that cannot be used (a corrupt ``player.zip``) is the bot's problem: one line
+too, and exit code 1, as a bot the grader would refuse.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from harness.submission import Submission, SubmissionError, read_submission
 
 class UsageError(Exception):
     """A bad argument or input file: reported as one line, exit code 2."""
+
+
+class BadBot(UsageError):
+    """The bot given cannot be used (a corrupt ``player.zip``, a link, no ``player.py``): the
+    bot's problem, not the command line's: one line, exit code 1."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -73,7 +79,7 @@ def read_bot(path_text: str, game: GameSpec | None = None) -> tuple[str, Submiss
     try:
         return login_for(path), read_submission(path, game.botapi_modules if game is not None else ())
     except SubmissionError as exc:
-        raise UsageError(f"{path_text}: {exc}" if not str(exc).startswith(str(path)) else str(exc)) from None
+        raise BadBot(f"{path_text}: {exc}" if not str(exc).startswith(str(path)) else str(exc)) from None
 
 
 def positive(text: str) -> int:
@@ -149,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
+    except BadBot as exc:  # the bot's problem: exit 1, as a bot the grader would refuse
+        print(f"harness {args.command}: {exc}", file=sys.stderr)
+        return 1
     except (UsageError, UnknownGame, SettingsError, SubmissionError) as exc:
         print(f"harness {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -200,7 +200,7 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
                     others = [q.login for q in record.players if q.login != p.login]
                     found[p.login] = (place, {"seed": record.seed, "seat": seat, "against": others,
                                               "verdict": p.verdict.value, "reason": p.reason,
-                                              "replay": f"games/{key}.html", "traceback": p.traceback,
+                                              "key": key, "traceback": p.traceback,
                                               "stdout": p.stdout, "stderr": p.stderr})
         results.first_errors = {login: {"game": 1 + sum(1 for q in places[login] if q < place), **err}
                                 for login, (place, err) in found.items()}
@@ -226,8 +226,12 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
         if err is not None:
             lines.append(f"First error: {game_label(err['game'], err['seed'], err['seat'])}, against "
                          f"{', '.join(map(line, err['against']))}: {err['verdict']}: {line(err['reason'])}")
-            lines.append(f"Replay: {err['replay']} (in the job's report)")
-            if private:
+            if private:  # the position inline: a replay file would name what the student cannot open
+                from harness.tournament.position import error_position
+
+                position = error_position(results, err["key"])
+                if position:
+                    lines.append("The position it was given:\n" + textwrap.indent(position, "  "))
                 for title, text in (("Your traceback", err["traceback"]), ("Your output (stdout)", err["stdout"]),
                                     ("Your output (stderr)", err["stderr"])):
                     if text.strip():
@@ -256,7 +260,8 @@ def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
             if not res.job.is_battery and not row.absent:
                 leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
                                       {"name": f"{res.job.name} wins", "value": row.wins}]
-        out[login] = {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
+        # No top-level max_score: Gradescope's results.json defines it per test only (they sum up).
+        out[login] = {"score": sum(t["score"] for t in tests),
                       "output": "\n".join(t["output"].splitlines()[0] for t in tests), "tests": tests,
                       "leaderboard": leaderboard_items, "visibility": "visible"}
     return out

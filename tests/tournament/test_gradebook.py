@@ -144,7 +144,9 @@ def test_gradescope_gives_each_student_one_test_per_job_with_the_first_error(pla
     cat = json.loads((out / "cat" / "results.json").read_text())
     assert [t["name"] for t in cat["tests"]] == ["grading", "tour"]
     assert cat["score"] == sum(t["score"] for t in cat["tests"]) == 0
-    assert "bad_answer" in cat["tests"][0]["output"] and "Replay: games/" in cat["tests"][0]["output"]
+    assert "bad_answer" in cat["tests"][0]["output"] and "The position it was given:" in cat["tests"][0]["output"]
+    assert "games/" not in json.dumps(cat)  # no replay file the student cannot open
+    assert "max_score" not in cat and cat["tests"][0]["max_score"] > 0  # per test only, as Gradescope defines
     noisy = json.loads((out / "noisy" / "results.json").read_text())
     assert MARKER in noisy["tests"][0]["output"]  # a student's own output reaches that student
     assert MARKER not in json.dumps(json.loads((out / "ann" / "results.json").read_text()))
