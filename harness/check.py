@@ -128,6 +128,7 @@ class CheckReport:
     job_games: int = 0  # how many games of this bot the grading job has
     files: list[str] = field(default_factory=list)
     modified: bool = False  # the job's settings were replaced (--set): not what the grader plays
+    battery: Any = None  # the game's grading battery's result (a BatteryResult), when the game has one
 
     @property
     def static_ok(self) -> bool:
@@ -159,7 +160,8 @@ class CheckReport:
                 "games": [g.to_json() for g in self.games], "own_moves": sum(g.own_moves for g in self.games),
                 "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
                 "move_limit": self.game.move_limit,
-                "first_error": None if self.first_error is None else self.first_error.to_json()}
+                "first_error": None if self.first_error is None else self.first_error.to_json(),
+                "battery": None if self.battery is None else self.battery.to_json()}
 
 
 def sandbox_notes() -> list[str]:

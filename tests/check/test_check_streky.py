@@ -41,7 +41,7 @@ def test_a_bot_hard_wired_to_the_template_board_fails_check(tmp_path: Path) -> N
     assert practice.returncode == 0, practice.stdout
     run = check("streky", str(bot), cwd=tmp_path)
     assert run.returncode == 1, run.stdout
-    assert "Grading job: streky-grading (from the harness's shipped grading jobs): 64 games against brute" in run.stdout
+    assert "Grading job: streky-grading (from the harness's shipped grading jobs)\n  64 games against brute" in run.stdout
     assert re.search(r"FAIL: \d+ of 64 games end with a verdict against your bot\.$", run.stdout)
     assert "First error: game " in run.stdout  # its array is 19 x 23: an IndexError, or a card off the board
 
