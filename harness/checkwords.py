@@ -7,11 +7,11 @@ The job is described, not dumped: its settings without the keys left at their de
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from typing import Any
 
 from harness.config import Job
+from harness.terminal import wrapped
 
 
 def value_words(value: Any) -> str:
@@ -57,20 +57,6 @@ def battery_line(result: Any) -> str:
     why = ("the interface failed" if not result.interface else
            f"lost: {', '.join(lost)}" if lost else "every part passes")
     return f"{battery.title.split(' ')[0]}: {result.points} of {battery.points} points ({why})"
-
-
-def wrapped(text: str, room: int) -> str:
-    """``text`` wrapped to ``room`` columns, line by line, each continuation indented two more
-    than its line; words longer than the room (a path) are broken rather than overflow."""
-    out = []
-    for line in text.splitlines() or [""]:
-        if len(line) <= room:
-            out.append(line)
-            continue
-        indent = " " * (len(line) - len(line.lstrip(" ")))
-        out.append(textwrap.fill(line.strip(), room, initial_indent=indent, subsequent_indent=indent + "  ",
-                                 break_on_hyphens=False))
-    return "\n".join(out)
 
 
 __all__ = ["battery_line", "job_lines", "settings_words", "value_words", "wrapped"]

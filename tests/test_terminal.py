@@ -129,8 +129,14 @@ def test_the_leaderboard_fits_80_columns_and_keeps_the_reason_s_first_words(cour
     out = harness("leaderboard", "rr", cwd=course, columns=80)
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 80, out
+    # A 40-letter login does not fit a table row at 80 columns: each row becomes a block, login whole.
+    assert "-  a_bot_that_fails_in_the_middle_of_a_game" in lines, out
+    assert "status: exception: zet() raised IndexError" in " ".join(out.split()), out
+    table = harness("leaderboard", "rr", cwd=course, columns=100)
+    lines = table.splitlines()
+    assert max(len(line) for line in lines) <= 100, table
     failing = next(line for line in lines if "a_bot_that" in line)
-    assert " exception: zet() raised" in failing, out
+    assert "a_bot_that_fails_in_the_middle_of_a_game" in failing and " exception:" in failing, table
     assert lines[0].split()[:2] == ["rank", "login"] and lines[0].split()[-1] == "status"
     piped = harness("leaderboard", "rr", cwd=course)  # no terminal and no COLUMNS: the pipe's width
     assert max(len(line) for line in piped.splitlines()) <= PIPE_WIDTH, piped

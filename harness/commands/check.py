@@ -29,7 +29,7 @@ from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
-from harness.terminal import cut, game_label, is_terminal, width
+from harness.terminal import cut, game_label, is_terminal, prose_width, width
 from harness.text import block, line
 
 MARKS = {True: "ok  ", False: "FAIL", None: "skip"}
@@ -103,7 +103,7 @@ def error_text(report: CheckReport) -> str:
     g = err.game
     where = f"{game_label(g.number, g.record.seed, g.seat)} vs {line(g.opponent)}, after {err.ply} plies"
     first = "The harness failed" if g.verdict is Verdict.HARNESS_ERROR else "First error"
-    room = width()
+    room = prose_width()
     lines = [wrapped(f"{first}: {where}: {g.verdict.value}", room),
              wrapped(textwrap.indent(block(g.reason), "  "), room)]
     if g.verdict is Verdict.HARNESS_ERROR:
@@ -258,7 +258,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if settings:
         game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
     quiet = args.json
-    room = width()
+    room = prose_width()
     # Prose is wrapped to the terminal; drawings (positions, the battery's boards) are printed as they are.
     say = (lambda text: None) if quiet else (lambda text: print(wrapped(text, room), flush=True))
     show = (lambda text: None) if quiet else (lambda text: print(text, flush=True))

@@ -136,28 +136,34 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from harness.terminal import wrapped, width
     from harness.tournament.history import describe
+
+    room = width()
+
+    def say(text: str) -> None:  # every line wrapped to the terminal
+        print(wrapped(text, room))
 
     for results in _all_results(args, light=True):
         runs = results.runs
         job = results.job
-        print(f"{job.name} ({job.game}, {job.format})")
-        print(f"  last run: {describe(runs[-1]) if runs else 'never'}")
+        say(f"{job.name} ({job.game}, {job.format})")
+        say(f"  last run: {describe(runs[-1]) if runs else 'never'}")
         if job.format == "adaptive":
             share = 100 * results.done / results.round_robin if results.round_robin else 0.0
             state = f"stopped: {results.stopped}" if results.stopped else results.incomplete
-            print(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
-                  f"the full round robin has {results.round_robin} ({share:.1f} % played)")
+            say(f"  stored: {results.done} games in the adaptive schedule's complete waves ({state}); "
+                f"the full round robin has {results.round_robin} ({share:.1f} % played)")
         else:
-            print(f"  stored: {results.done} of {results.total} {'gradings' if job.is_battery else 'games'}"
-                  f" ({results.incomplete or 'complete'})")
+            say(f"  stored: {results.done} of {results.total} {'gradings' if job.is_battery else 'games'}"
+                f" ({results.incomplete or 'complete'})")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last["started"]))
-            print(f"  last error: {when}: {last.get('error') or last['status']}")
+            say(f"  last error: {when}: {last.get('error') or last['status']}")
         else:
-            print("  last error: none")
+            say("  last error: none")
     return 0
 
 

@@ -107,11 +107,11 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     rated = results.job.format != "gauntlet" and any(r.rating is not None for r in rows)
     adaptive = results.job.format == "adaptive"  # its rating decides the points: its tier never gives way
     level = f" ({100 * results.job.confidence:g}%)" if adaptive else ""
-    columns = [Column("rank"), Column("login", give=7, floor=8, early=(5, 16)), Column("bot", give=1),
+    columns = [Column("rank", head=True), Column("login", head=True), Column("bot", give=1),
                Column("games"), Column("W-D-L"), Column("score"), Column("points"),
                *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
                *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
-               Column("status", give=6, floor=24, early=(2, 40))]
+               Column("status", give=6, floor=24, early=(2, 40), wrap=16)]
     table = []
     for r in rows:
         table.append(["-" if r.rank is None else r.rank, r.login + (" (ref.)" if r.reference else ""),
@@ -131,8 +131,8 @@ def _battery_table(rows: Sequence[Row], parts: Sequence[str]) -> tuple[list[Colu
             return r.reason or "ok"
         return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
 
-    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), *(Column(p) for p in parts),
-               Column("points"), Column("status", give=1, floor=24)]
+    columns = [Column("rank", head=True), Column("login", head=True), Column("interface"),
+               *(Column(p) for p in parts), Column("points"), Column("status", give=1, floor=24, wrap=16)]
     table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
               *(mark(r.extra.get(p)) for p in parts), f"{r.points:g}", status(r)] for r in rows]
     return columns, table
