@@ -133,11 +133,17 @@ def _command_name(argv: Sequence[str]) -> str:
 def overview(parser: argparse.ArgumentParser) -> str:
     """What ``harness`` alone prints: every command with its one line of help."""
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    import textwrap
+
+    from harness.terminal import width
+
     helps = [(c.dest, c.help or "") for c in commands._choices_actions]
     pad = max(len(name) for name, _ in helps)
+    room = max(pad + 24, width())  # each command's help wrapped beside its name
     return "\n".join(["usage: harness COMMAND [ARGS ...]   (harness COMMAND --help: its arguments)", "",
                       "Tournaments and grading for student game bots. Commands:",
-                      *(f"  {name:<{pad}}  {text}" for name, text in helps)])
+                      *(textwrap.fill(text, room, initial_indent=f"  {name:<{pad}}  ",
+                                      subsequent_indent=" " * (pad + 4)) for name, text in helps)])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

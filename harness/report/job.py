@@ -157,7 +157,8 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     index = build_site(out, title=title, records=records, leaderboard=rows,
                        game_ids=results.keys, job=job_items(results, public), banners=banners,
                        sections=analysis_blocks(results), public=public,
-                       links=[("history of the runs", "history.html")], replays=per_bot)
+                       links=[("history of the runs", "history.html")], replays=per_bot,
+                       order={key: n for n, key in enumerate(results.schedule)})
     history_page(results, out, title)
     return index
 

@@ -192,8 +192,8 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
         order = {k: i for i, k in enumerate(results.schedule)}  # the store holds them in the order they finished
         found: dict[str, tuple[int, dict[str, Any]]] = {}
         places: dict[str, list[int]] = {}
-        for key, record in zip(results.keys, results.records):
-            place = order.get(key, len(order))
+        for n, (key, record) in enumerate(zip(results.keys, results.records)):
+            place = order.get(key, len(order) + n) if order else n  # no schedule: the stored order
             for seat, p in enumerate(record.players):
                 places.setdefault(p.login, []).append(place)
                 if p.verdict.charged and (p.login not in found or place < found[p.login][0]):

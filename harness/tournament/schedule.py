@@ -82,7 +82,7 @@ def as_submitted(reason: str, folder: Path) -> str:
     """``reason`` with the grading machine's paths of a submission named as the student submitted
     them: ``/srv/course/submissions/bob/player.zip: not a valid zip file`` becomes ``player.zip:
     not a valid zip file`` (a reason reaches the student's feedback, the leaderboard and the CSV)."""
-    named = folder.name if folder.is_file() else "your submission folder"
+    named = folder.name if folder.is_file() else "your submission"
     for root in sorted({str(folder), str(folder.resolve()), str(folder.absolute())}, key=len, reverse=True):
         reason = reason.replace(root + "/", "").replace(root, named)
     return reason

@@ -9,6 +9,7 @@ with who re-judged them and when, and the leaderboard reads the new ones.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -144,6 +145,10 @@ def test_rejudge_one_game_by_the_number_students_see(tmp_path: Path) -> None:
     assert all(v == "ok" for _, v in verdicts(results)[cats[2]])
     with ResultsStore(results, lock=False) as store:
         assert [h["key"] for h in store.replaced()] == [cats[2]]
+    # The report numbers cat's games as her feedback does, though game 3 is now stored last.
+    page = (results / "site" / "bots" / "cat.html").read_text()
+    rows = re.findall(r'<td class="num">(\d+)</td>.*?games/([0-9a-f]+)\.html', page, re.S)
+    assert [key for _, key in sorted(rows, key=lambda r: int(r[0]))] == cats
 
     for extra, message in [(["--rejudge", "cat", "--rejudge-game", "5"], "cat has 4 games in this job (numbered 1-4)"),
                            (["--rejudge", "zed"], "no games of zed in this job"),
