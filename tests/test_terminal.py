@@ -181,3 +181,13 @@ def test_a_cut_never_splits_a_word() -> None:
     assert cut("exception: zet() raised IndexError", 12) == "exception:"
     assert cut("disqualified: illegal move at ply 3", 20) == "disqualified..."
     assert cut("short", 10) == "short"
+
+
+def test_the_docs_captures_fit_80_columns() -> None:
+    """docs/terminal/ shows what an 80-column terminal shows (docs/terminal/make_captures.sh makes them)."""
+    captures = sorted((REPO / "docs/terminal").glob("*.txt"))
+    assert len(captures) >= 5
+    for capture in captures:
+        lines = capture.read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("$ harness"), capture.name
+        assert max(len(line) for line in lines) <= 80, (capture.name, max(lines, key=len))

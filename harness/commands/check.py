@@ -83,7 +83,7 @@ class GameLines:
     def game(self, result: GameResult) -> None:
         """The next game in the job's order: its line, with ``--verbose``."""
         if self.verbose:
-            self.out.write(game_line(result, self.pad) + "\n")
+            self.out.write(wrapped(game_line(result, self.pad), prose_width(self.out)) + "\n")
             self.out.flush()
 
     def close(self) -> None:

@@ -51,8 +51,9 @@ def executor_for(args: argparse.Namespace, job: Job) -> Executor:
     return LocalExecutor(job.workers)
 
 
-def rejudge_of(args: argparse.Namespace) -> Any:
-    """The ``--rejudge`` request of the command line, or None."""
+def rejudge_of(args: argparse.Namespace, group: bool = False) -> Any:
+    """The ``--rejudge`` request of the command line, or None (``group``: a job of the group
+    without the login's games just runs)."""
     if args.rejudge_game is not None and not args.rejudge:
         raise UsageError("--rejudge-game N: name whose game N with --rejudge LOGIN (a game's number is the "
                          "bot's own: game 3 of alice, as her feedback and harness check number it)")
@@ -62,7 +63,7 @@ def rejudge_of(args: argparse.Namespace) -> Any:
         return None
     from harness.tournament.rejudge import Rejudge, current_user
 
-    return Rejudge(args.rejudge, args.rejudge_game, args.by or current_user(), required=not args.group)
+    return Rejudge(args.rejudge, args.rejudge_game, args.by or current_user(), required=not group)
 
 
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
@@ -84,7 +85,8 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         return [r.to_json() for r in built[-1].rows]
 
     try:
-        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot, rejudge_of(args))
+        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot,
+                          getattr(args, "rejudge_request", None))
     except RejudgeError as exc:
         raise UsageError(str(exc)) from None
     except ClusterUnfit as exc:  # the machines, not the command: exit 1 like a refused local job
@@ -124,13 +126,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     interrupt_on_signals()
     if not jobs:
         raise UsageError(errors[0] if errors else f"{config.path}: {args.job}: nothing to run")
-    args.group = len(jobs) + len(errors) > 1  # re-judging: a group's job without the login's games just runs
+    args.rejudge_request = rejudge_of(args, group=len(jobs) + len(errors) > 1)
     failed = list(errors)
     for problem in errors:  # a group's unusable members: one line each; the others still run
         print(f"harness run: {problem}", file=sys.stderr)
+    rejudged = False
     for job in jobs:
         try:
-            run_one(args, job)
+            rejudged |= bool(run_one(args, job).rejudged)
         except Refused as exc:
             print(f"harness run: {exc}", file=sys.stderr)
             failed.append(str(exc))
@@ -139,6 +142,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                 raise
             print(f"harness run: {exc}", file=sys.stderr)  # one bad job never blocks the rest
             failed.append(str(exc))
+    if args.rejudge_request is not None and not rejudged and not failed:  # a group without the login at all
+        print(f"harness run: --rejudge {args.rejudge}: no games of {args.rejudge} in any job of {args.job}",
+              file=sys.stderr)
+        return 1
     if failed:
         print(f"harness run: {len(failed)} of {len(jobs) + len(errors)} jobs failed", file=sys.stderr)
         return 1

@@ -168,6 +168,9 @@ def test_rejudge_in_a_group_run(tmp_path: Path) -> None:
     assert group.returncode == 0, group.stderr
     assert "g: 12 games, 8 reused, 4 played" in group.stderr
     assert "rr: 6 games, 2 reused, 4 played" in group.stderr
+    nobody = run(config, "both", "--rejudge", "zed")  # in no job of the group: said, and nothing replayed
+    assert nobody.returncode == 1 and "--rejudge zed: no games of zed in any job of both" in nobody.stderr
+    assert "g: 12 games, 12 reused, 0 played" in nobody.stderr
 
 
 def test_a_store_of_the_previous_schema_is_upgraded_and_reused_whole(tmp_path: Path) -> None:
