@@ -1,5 +1,4 @@
-"""What ``harness check`` says in words a student reads: the grading job, the battery's points,
-and prose wrapped to the terminal (``COLUMNS``, else the terminal's width).
+"""What ``harness check`` says in words a student reads: the grading job and the battery's points.
 
 The job is described, not dumped: its settings without the keys left at their defaults
 (``"cols": null``), in the game's own words where a value is a structure.
@@ -11,7 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from harness.config import Job
-from harness.terminal import wrapped
 
 
 def value_words(value: Any) -> str:
@@ -59,4 +57,4 @@ def battery_line(result: Any) -> str:
     return f"{battery.title.split(' ')[0]}: {result.points} of {battery.points} points ({why})"
 
 
-__all__ = ["battery_line", "job_lines", "settings_words", "value_words", "wrapped"]
+__all__ = ["battery_line", "job_lines", "settings_words", "value_words"]

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.checkwords import battery_line, job_lines, wrapped
+from harness.checkwords import battery_line, job_lines
 from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
                            play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
@@ -29,7 +29,7 @@ from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
-from harness.terminal import cut, game_label, is_terminal, prose_width, width
+from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
 from harness.text import block, line
 
 MARKS = {True: "ok  ", False: "FAIL", None: "skip"}
