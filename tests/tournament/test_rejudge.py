@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -187,3 +188,18 @@ def test_a_store_of_the_previous_schema_is_upgraded_and_reused_whole(tmp_path: P
         assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
         assert con.execute("SELECT COUNT(*) FROM replaced").fetchone() == (0,)
     assert run(config, "g", "--rejudge", "ann").returncode == 0
+
+
+def test_rejudge_grades_a_submission_of_a_battery_job_again(tmp_path: Path) -> None:
+    shutil.copytree(REPO / "submissions/quoridor/no_crossing", tmp_path / "subs" / "no_crossing")
+    shutil.copytree(REPO / "submissions/quoridor/ok_compact", tmp_path / "subs" / "ok_compact")
+    config = tmp_path / "tournaments.yaml"
+    config.write_text("jobs:\n  basic:\n    game: quoridor\n    format: sembasic\n    submissions: subs\n")
+    assert run(config, "basic").returncode == 0
+    again = run(config, "basic", "--rejudge", "no_crossing", "--by", "teacher")
+    assert again.returncode == 0, again.stderr
+    assert "basic: 2 gradings, 1 reused, 1 played" in again.stderr
+    with ResultsStore(tmp_path / "results" / "basic", lock=False) as store:
+        (old,) = store.replaced()
+        assert (old["kind"], old["login"], old["by"]) == ("grade", "no_crossing", "teacher")
+        assert old["record"]["points"] == 1 and len(store.grades()) == 2
