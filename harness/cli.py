@@ -5,7 +5,8 @@ A command module defines ``register(subparsers)``, which adds its parser and set
 
 Every mistake of the user (a bad argument, a file that cannot be read, an unreachable
 scheduler) is one line on stderr, ``harness COMMAND: problem``, and exit code 2; never a
-traceback.
+traceback. A bot that cannot be used (a corrupt ``player.zip``) is the bot's problem: one line
+too, and exit code 1, as a bot the grader would refuse.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from harness.submission import Submission, SubmissionError, read_submission
 
 class UsageError(Exception):
     """A bad argument or input file: reported as one line, exit code 2."""
+
+
+class BadBot(UsageError):
+    """The bot given cannot be used (a corrupt ``player.zip``, a link, no ``player.py``): the
+    bot's problem, not the command line's: one line, exit code 1."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -73,7 +79,7 @@ def read_bot(path_text: str, game: GameSpec | None = None) -> tuple[str, Submiss
     try:
         return login_for(path), read_submission(path, game.botapi_modules if game is not None else ())
     except SubmissionError as exc:
-        raise UsageError(f"{path_text}: {exc}" if not str(exc).startswith(str(path)) else str(exc)) from None
+        raise BadBot(f"{path_text}: {exc}" if not str(exc).startswith(str(path)) else str(exc)) from None
 
 
 def positive(text: str) -> int:
@@ -127,11 +133,17 @@ def _command_name(argv: Sequence[str]) -> str:
 def overview(parser: argparse.ArgumentParser) -> str:
     """What ``harness`` alone prints: every command with its one line of help."""
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    import textwrap
+
+    from harness.terminal import width
+
     helps = [(c.dest, c.help or "") for c in commands._choices_actions]
     pad = max(len(name) for name, _ in helps)
+    room = max(pad + 24, width())  # each command's help wrapped beside its name
     return "\n".join(["usage: harness COMMAND [ARGS ...]   (harness COMMAND --help: its arguments)", "",
                       "Tournaments and grading for student game bots. Commands:",
-                      *(f"  {name:<{pad}}  {text}" for name, text in helps)])
+                      *(textwrap.fill(text, room, initial_indent=f"  {name:<{pad}}  ",
+                                      subsequent_indent=" " * (pad + 4)) for name, text in helps)])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,6 +161,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
+    except BadBot as exc:  # the bot's problem: exit 1, as a bot the grader would refuse
+        print(f"harness {args.command}: {exc}", file=sys.stderr)
+        return 1
     except (UsageError, UnknownGame, SettingsError, SubmissionError) as exc:
         print(f"harness {args.command}: {exc}", file=sys.stderr)
         return 2

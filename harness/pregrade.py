@@ -130,6 +130,7 @@ class CheckReport:
     files: list[str] = field(default_factory=list)
     modified: bool = False  # the job's settings were replaced (--set): not what the grader plays
     code_rules: list[Any] = field(default_factory=list)  # the seed's code rules (harness.coderules.RuleResult)
+    battery: Any = None  # the game's grading battery's result (a BatteryResult), when the game has one
 
     @property
     def static_ok(self) -> bool:
@@ -162,7 +163,8 @@ class CheckReport:
                 "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
                 "move_limit": self.game.move_limit,
                 "first_error": None if self.first_error is None else self.first_error.to_json(),
-                "code_rules": [r.to_json() for r in self.code_rules]}
+                "code_rules": [r.to_json() for r in self.code_rules],
+                "battery": None if self.battery is None else self.battery.to_json()}
 
 
 def sandbox_notes() -> list[str]:

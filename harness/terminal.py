@@ -2,7 +2,9 @@
 
 Every cell is passed through :func:`harness.text.line` first (a bot's name or reason is data),
 then the table is made to fit: the columns that may give way do, in their order, each cut to its
-first words and ``...`` or, if it can go, left out.
+first words and ``...`` or, if it can go, left out; then long headers fold onto two lines and the
+wrapping columns (a status) wrap onto several. A column that never gives way (a login) is never
+cut: a table that still does not fit is printed as one block per row instead.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -34,6 +37,14 @@ def width(stream: TextIO | None = None) -> int:
     except (OSError, ValueError, AttributeError):
         pass
     return PIPE_WIDTH
+
+
+def prose_width(stream: TextIO | None = None) -> int | None:
+    """The width to wrap prose to: ``COLUMNS`` where it is set, else the terminal's; ``None`` (keep
+    each line whole) when the text goes to a pipe or a file, where a line is better found by grep."""
+    if os.environ.get("COLUMNS", "").strip().isdigit() or is_terminal(stream):
+        return width(stream)
+    return None
 
 
 def is_terminal(stream: TextIO | None = None) -> bool:
@@ -79,6 +90,8 @@ class Column:
     give: int | None = None
     floor: int = 0
     early: tuple[int, int] | None = None
+    wrap: int = 0  # > 0: when still too wide, its cells wrap onto lines of at least this width
+    head: bool = False  # in the one-block-per-row layout, on the row's first line (rank, login)
 
 
 def fit_table(columns: Sequence[Column], rows: Sequence[Sequence[Any]], room: int | None,
@@ -88,6 +101,7 @@ def fit_table(columns: Sequence[Column], rows: Sequence[Sequence[Any]], room: in
     cells = [[line(c) for c in row] for row in rows]
     if fmt == "github":  # a "|" inside a cell would start a new Markdown column
         cells = [[c.replace("|", "\\|") for c in row] for row in cells]
+    whole = [list(row) for row in cells]  # before any cut: what a block per row shows
 
     def render() -> str:
         padding, _tabulate.MIN_PADDING = _tabulate.MIN_PADDING, 0  # no blank margin after a short header
@@ -118,7 +132,64 @@ def fit_table(columns: Sequence[Column], rows: Sequence[Sequence[Any]], room: in
             for row in cells:
                 row[i] = cut(row[i], target)
         text = render()
+    over = max(len(s) for s in text.splitlines()) - room
+    if over > 0:  # fold the headers much wider than their cells ("expand_obstacles" over 0 and 1)
+        for i, column in enumerate(cols):
+            widest = max((len(r[i]) for r in cells), default=0)
+            if len(column.header) > widest + 2 and ("_" in column.header or " " in column.header):
+                cols[i] = Column(fold(column.header), column.give, column.floor, column.early, column.wrap,
+                                 column.head)
+        text = render()
+    for i, column in enumerate(cols):
+        over = max(len(s) for s in text.splitlines()) - room
+        if over <= 0:
+            break
+        if column.wrap:
+            now = max(len(r[i]) for r in cells) if cells else 0
+            target = max(column.wrap, now - over)
+            if target < now:
+                for row in cells:
+                    row[i] = "\n".join(textwrap.wrap(row[i], target, break_long_words=True)) or row[i]
+                text = render()
+    if max(len(s) for s in text.splitlines()) > room:
+        return stacked(columns, whole, room)
     return text
 
 
-__all__ = ["Column", "PIPE_WIDTH", "cut", "fit_table", "game_label", "is_terminal", "width"]
+def fold(header: str) -> str:
+    """A header on two lines, broken after the ``_`` or space nearest its middle."""
+    cuts = [i + 1 for i, ch in enumerate(header) if ch in "_ "]
+    at = min(cuts, key=lambda i: abs(len(header) - 2 * i))
+    return header[:at].rstrip() + "\n" + header[at:]
+
+
+def stacked(cols: Sequence[Column], cells: Sequence[Sequence[str]], room: int) -> str:
+    """A table too wide for ``room`` even with its columns cut: one block per row, its head columns
+    (rank, login) whole on the first line, the others as ``header: value`` wrapped below."""
+    out = []
+    for row in cells:
+        head = "  ".join(c for col, c in zip(cols, row) if col.head)
+        rest = "; ".join(f"{col.header}: {c}" for col, c in zip(cols, row) if not col.head and c.strip())
+        out.append(head)
+        out += textwrap.wrap(rest, room, initial_indent="    ", subsequent_indent="    ") if rest else []
+    return "\n".join(out)
+
+
+def wrapped(text: str, room: int | None) -> str:
+    """``text`` wrapped to ``room`` columns, line by line, each continuation indented two more
+    than its line; words longer than the room (a path) are broken rather than overflow. ``None``:
+    as it is."""
+    if room is None:
+        return text
+    out = []
+    for one in text.splitlines() or [""]:
+        if len(one) <= room:
+            out.append(one)
+            continue
+        indent = " " * (len(one) - len(one.lstrip(" ")))
+        out.append(textwrap.fill(one.strip(), room, initial_indent=indent, subsequent_indent=indent + "  ",
+                                 break_on_hyphens=False))
+    return "\n".join(out)
+
+
+__all__ = ["Column", "fold", "prose_width", "stacked", "wrapped", "PIPE_WIDTH", "cut", "fit_table", "game_label", "is_terminal", "width"]

@@ -39,3 +39,11 @@ def no_leftovers() -> Iterator[None]:
         assert bot_processes() == {}, "a process of a bot survived its game"
         assert bot_cgroups() == [], "a bot's cgroup was not removed"
     assert bot_dirs() - before == set(), "a bot's temporary folder was not deleted"
+
+
+def last_said(stdout: str) -> str:
+    """The last thing a command said (``check``'s verdict), its wrapped lines joined again: prose
+    is wrapped to ``COLUMNS`` with its continuation lines indented."""
+    lines = stdout.rstrip("\n").splitlines()
+    start = max(i for i, text in enumerate(lines) if not text.startswith(" "))
+    return " ".join(" ".join(lines[start:]).split())

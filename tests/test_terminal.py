@@ -36,11 +36,11 @@ def test_harness_alone_prints_every_command_with_one_line(tmp_path: Path) -> Non
     out = harness(cwd=tmp_path)
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
-    listed = [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+    named = [line for line in out.splitlines() if line.startswith("  ") and not line.startswith("   ")]
+    listed = [line.split()[0] for line in named]  # a longer help goes on below its command, indented
     assert sorted(listed) == sorted(commands)
-    for line in out.splitlines():
-        if line.startswith("  "):
-            assert len(line.split(None, 1)) == 2, f"a command without its line of help: {line!r}"
+    for line in named:
+        assert len(line.split(None, 1)) == 2, f"a command without its line of help: {line!r}"
     assert out.splitlines()[0].startswith("usage: harness COMMAND")
 
 
@@ -129,8 +129,14 @@ def test_the_leaderboard_fits_80_columns_and_keeps_the_reason_s_first_words(cour
     out = harness("leaderboard", "rr", cwd=course, columns=80)
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 80, out
+    # A 40-letter login does not fit a table row at 80 columns: each row becomes a block, login whole.
+    assert "-  a_bot_that_fails_in_the_middle_of_a_game" in lines, out
+    assert "status: exception: zet() raised IndexError" in " ".join(out.split()), out
+    table = harness("leaderboard", "rr", cwd=course, columns=100)
+    lines = table.splitlines()
+    assert max(len(line) for line in lines) <= 100, table
     failing = next(line for line in lines if "a_bot_that" in line)
-    assert " exception: zet() raised" in failing, out
+    assert "a_bot_that_fails_in_the_middle_of_a_game" in failing and " exception:" in failing, table
     assert lines[0].split()[:2] == ["rank", "login"] and lines[0].split()[-1] == "status"
     piped = harness("leaderboard", "rr", cwd=course)  # no terminal and no COLUMNS: the pipe's width
     assert max(len(line) for line in piped.splitlines()) <= PIPE_WIDTH, piped
@@ -175,3 +181,13 @@ def test_a_cut_never_splits_a_word() -> None:
     assert cut("exception: zet() raised IndexError", 12) == "exception:"
     assert cut("disqualified: illegal move at ply 3", 20) == "disqualified..."
     assert cut("short", 10) == "short"
+
+
+def test_the_docs_captures_fit_80_columns() -> None:
+    """docs/terminal/ shows what an 80-column terminal shows (docs/terminal/make_captures.sh makes them)."""
+    captures = sorted((REPO / "docs/terminal").glob("*.txt"))
+    assert len(captures) >= 5
+    for capture in captures:
+        lines = capture.read_text(encoding="utf-8").splitlines()
+        assert lines[0].startswith("$ harness"), capture.name
+        assert max(len(line) for line in lines) <= 80, (capture.name, max(lines, key=len))

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, opponent_name,
-                           limits_text, play_games, play_grading, reference_players, sandbox_notes, seat_of,
-                           static_checks)
+from harness.checkwords import battery_line, job_lines
+from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, limits_text,
+                              opponent_name, play_games, play_grading, reference_players, sandbox_notes,
+                              seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
@@ -31,7 +32,7 @@ from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
 from harness.submission import Submission
-from harness.terminal import cut, game_label, is_terminal, width
+from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
 from harness.text import block, line
 
 MARKS = {True: "ok  ", False: "FAIL", None: "skip"}
@@ -85,7 +86,7 @@ class GameLines:
     def game(self, result: GameResult) -> None:
         """The next game in the job's order: its line, with ``--verbose``."""
         if self.verbose:
-            self.out.write(game_line(result, self.pad) + "\n")
+            self.out.write(wrapped(game_line(result, self.pad), prose_width(self.out)) + "\n")
             self.out.flush()
 
     def close(self) -> None:
@@ -105,19 +106,21 @@ def error_text(report: CheckReport) -> str:
     g = err.game
     where = f"{game_label(g.number, g.record.seed, g.seat)} vs {line(g.opponent)}, after {err.ply} plies"
     first = "The harness failed" if g.verdict is Verdict.HARNESS_ERROR else "First error"
-    lines = [f"{first}: {where}: {g.verdict.value}", textwrap.indent(block(g.reason), "  ")]
+    room = prose_width()
+    lines = [wrapped(f"{first}: {where}: {g.verdict.value}", room),
+             wrapped(textwrap.indent(block(g.reason), "  "), room)]
     if g.verdict is Verdict.HARNESS_ERROR:
         lines.append("  (the harness failed, not your bot: please report this)")
     if err.answer:
-        lines.append(f"  answer: {line(err.answer)}")
+        lines.append(wrapped(f"  answer: {line(err.answer)}", room))
     lines += ["  position:", textwrap.indent(block(err.position), "    ")]
     tb = block(g.record.players[g.seat].traceback).strip()
     if tb:
         lines += ["  traceback:", textwrap.indent("\n".join(tb.splitlines()[-12:]), "    ")]
     if err.replay is not None:
-        lines.append(f"  replay: {err.replay}  (open it in a browser)")
+        lines.append(wrapped(f"  replay: {err.replay}  (open it in a browser)", room))
     elif err.replay_problem:
-        lines.append(f"  replay: not written ({err.replay_problem})")
+        lines.append(wrapped(f"  replay: not written ({err.replay_problem})", room))
     return "\n".join(lines)
 
 
@@ -258,6 +261,19 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
     return shipped, "the harness's shipped grading jobs"
 
 
+def run_battery(game: GameSpec, submission: Any, login: str, limits: Limits, say: Any) -> Any:
+    """The game's grading battery (Quoridor's SemBasic), as its grading job runs it: the points it
+    would award are part of what the grader says. Lost points are stated in the last line; they
+    do not change the exit code, which says whether the bot plays by the rules."""
+    from harness.tournament.battery import grade
+
+    limits = dataclasses.replace(Limits().with_game(game), packages=limits.packages)
+    result = grade(game, submission, login=login, limits=limits)
+    # Its boards are narrower than any terminal; its long lines are prose (or a call inside brackets).
+    say(block(result.text()))  # it quotes the bot's answers
+    return result
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     login, submission = read_bot(args.player, game)
@@ -265,7 +281,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     if settings:
         game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
     quiet = args.json
-    say = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
+    room = prose_width()
+    # Prose is wrapped to the terminal; drawings (positions, the battery's boards) are printed as they are.
+    say = (lambda text: None) if quiet else (lambda text: print(wrapped(text, room), flush=True))
+    show = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
     job: Job | None = None
     if args.against:
         references = _references(game, args.against)
@@ -293,10 +312,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if job is not None:
         tasks = grading_tasks(job, login, submission)
         report.job_games = len(tasks)
-        opponent = "nobody" if job.opponent is None else job.opponent.stem
-        settings_text = "; ".join(json.dumps(s, sort_keys=True) for s in job.settings)
-        say(f"Grading job: {job.name} (from {source}): {len(tasks)} games against {opponent}, seats alternating; "
-            f"settings {settings_text}; seeds from {job.seed}; tournament = {job.tournament}")
+        for text in job_lines(job, len(tasks), source):
+            say(text)
     else:
         say(f"Practice: {args.games or DEFAULT_GAMES} games against each of {', '.join(r.stem for r in references)} "
             f"(not the grading job)")
@@ -347,14 +364,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             report.first_error = explain(first, game, out)
     else:
         say("Games: not played: fix the static checks first (the grader would fail every game).")
+    if job is not None and game.battery is not None and report.static_ok:
+        report.battery = run_battery(game, submission, login, limits, say)
     if quiet:
         print(json.dumps(report.to_json(), indent=2))
     else:
         for text in slowest_text(report, limits):
             say(text)
         if report.first_error is not None:
-            say(error_text(report))
-        say(verdict_text(report))
+            show(error_text(report))
+        say(verdict_text(report) + (f" {battery_line(report.battery)}." if report.battery is not None else ""))
     return 0 if report.passed else 1
 
 

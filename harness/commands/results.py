@@ -83,20 +83,25 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from harness.report.history import describe
+    from harness.terminal import width, wrapped
+
+    room = width()
+
+    def say(text: str) -> None:  # every line wrapped to the terminal
+        print(wrapped(text, room))
 
     for results in _all_results(args, light=True):
         runs = results.runs
         job = results.job
-        print(f"{job.name} ({job.game}, {job.format})")
-        print(f"  last run: {describe(runs[-1]) if runs else 'never'}")
-        print(f"  stored: {format_of(job).stored_text(results)}")
+    from harness.report.history import describe
+    from harness.terminal import width, wrapped
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last["started"]))
-            print(f"  last error: {when}: {last.get('error') or last['status']}")
+            say(f"  last error: {when}: {last.get('error') or last['status']}")
         else:
-            print("  last error: none")
+            say("  last error: none")
     return 0
 
 

@@ -55,12 +55,28 @@ def executor_for(args: argparse.Namespace, job: Job) -> Executor:
     return LocalExecutor(job.workers)
 
 
+def rejudge_of(args: argparse.Namespace, group: bool = False) -> Any:
+    """The ``--rejudge`` request of the command line, or None (``group``: a job of the group
+    without the login's games just runs)."""
+    if args.rejudge_game is not None and not args.rejudge:
+        raise UsageError("--rejudge-game N: name whose game N with --rejudge LOGIN (a game's number is the "
+                         "bot's own: game 3 of alice, as her feedback and harness check number it)")
+    if not args.rejudge:
+        if args.by:
+            raise UsageError("--by NAME: only with --rejudge LOGIN")
+        return None
+    from harness.tournament.rejudge import Rejudge, current_user
+
+    return Rejudge(args.rejudge, args.rejudge_game, args.by or current_user(), required=not group)
+
+
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     """Play one job, print its summary and leaderboard, refresh its report."""
     from harness.report.job import build_job_site
     from harness.report.analysis import analysis_text
     from harness.tournament.cluster import ClusterError, ClusterUnfit
     from harness.report.export import leaderboard
+    from harness.tournament.rejudge import RejudgeError
 
     job = with_workers(job, args.workers)
     executor = executor_for(args, job)
@@ -73,11 +89,19 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         return [r.to_json() for r in built[-1].rows]
 
     try:
-        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot)
+        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot,
+                          getattr(args, "rejudge_request", None))
+    except RejudgeError as exc:
+        raise UsageError(str(exc)) from None
     except ClusterUnfit as exc:  # the machines, not the command: exit 1 like a refused local job
         raise Refused(str(exc)) from None
     except (StoreError, SubmissionError, ClusterError) as exc:
         raise UsageError(str(exc)) from None
+    if summary.rejudged:
+        from harness.tournament.rejudge import rejudged_text
+
+        print(f"{job.name}: {rejudged_text(summary.rejudged)}; the replaced records stay in the store's history",
+              file=sys.stderr)
     for line in summary.refused:
         print(f"harness run: {line}", file=sys.stderr)
     what = format_of(job).unit
@@ -140,12 +164,14 @@ def run_jobs(args: argparse.Namespace) -> int:
     interrupt_on_signals()
     if not jobs:
         raise UsageError(errors[0] if errors else f"{config.path}: {args.job}: nothing to run")
+    args.rejudge_request = rejudge_of(args, group=len(jobs) + len(errors) > 1)
     failed = list(errors)
     for problem in errors:  # a group's unusable members: one line each; the others still run
         print(f"harness run: {problem}", file=sys.stderr)
+    rejudged = False
     for job in jobs:
         try:
-            run_one(args, job)
+            rejudged |= bool(run_one(args, job).rejudged)
         except Refused as exc:
             print(f"harness run: {exc}", file=sys.stderr)
             failed.append(str(exc))
@@ -154,6 +180,10 @@ def run_jobs(args: argparse.Namespace) -> int:
                 raise
             print(f"harness run: {exc}", file=sys.stderr)  # one bad job never blocks the rest
             failed.append(str(exc))
+    if args.rejudge_request is not None and not rejudged and not failed:  # a group without the login at all
+        print(f"harness run: --rejudge {args.rejudge}: no games of {args.rejudge} in any job of {args.job}",
+              file=sys.stderr)
+        return 1
     if failed:
         print(f"harness run: {len(failed)} of {len(jobs) + len(errors)} jobs failed", file=sys.stderr)
         return 1
@@ -183,6 +213,13 @@ def register(sub: Any) -> None:
                      "folders, if missing)")
     run.add_argument("--no-self-check", action="store_true",
                      help="skip the timing self-check (a calibration bot) before playing")
+    run.add_argument("--rejudge", metavar="LOGIN",
+                     help="play LOGIN's stored games (or grading) again and replace their records; the replaced "
+                          "ones stay in the store's history, with who re-judged them and when")
+    run.add_argument("--rejudge-game", type=positive, metavar="N",
+                     help="with --rejudge LOGIN: only LOGIN's game N, numbered as in the student's feedback and "
+                          "harness check")
+    run.add_argument("--by", metavar="NAME", help="who re-judges (default: the user running the command)")
     run.set_defaults(func=cmd_run)
 
     validate = sub.add_parser("validate", help="check every job of the jobs file; exit code 1 on any problem")

@@ -115,11 +115,11 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
     rated = kind.rated and any(r.rating is not None for r in rows)
     adaptive = kind.by_rating  # its rating decides the points: its tier never gives way
     level = f" ({100 * results.job.confidence:g}%)" if adaptive else ""
-    columns = [Column("rank"), Column("login", give=7, floor=8, early=(5, 16)), Column("bot", give=1),
+    columns = [Column("rank", head=True), Column("login", head=True), Column("bot", give=1),
                Column("games"), Column("W-D-L"), Column("score"), Column("points"),
                *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
                *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
-               Column("status", give=6, floor=24, early=(2, 40))]
+               Column("status", give=6, floor=24, early=(2, 40), wrap=16)]
     table = []
     for r in rows:
         table.append(["-" if r.rank is None else r.rank, r.login + (" (ref.)" if r.reference else ""),
@@ -139,8 +139,8 @@ def _battery_table(rows: Sequence[Row], parts: Sequence[str]) -> tuple[list[Colu
             return r.reason or "ok"
         return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
 
-    columns = [Column("rank"), Column("login", give=2, floor=8), Column("interface"), *(Column(p) for p in parts),
-               Column("points"), Column("status", give=1, floor=24)]
+    columns = [Column("rank", head=True), Column("login", head=True), Column("interface"),
+               *(Column(p) for p in parts), Column("points"), Column("status", give=1, floor=24, wrap=16)]
     table = [["-" if r.rank is None else r.rank, r.login, mark(r.extra.get("interface")),
               *(mark(r.extra.get(p)) for p in parts), f"{r.points:g}", status(r)] for r in rows]
     return columns, table
@@ -204,17 +204,21 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
     ``game`` is its number among the student's own games of the job, in the job's order: the
     number ``harness check`` gives the same game (with its seed and seat)."""
     if results.first_errors is None:  # one pass over the games for every student (they may be in the store)
-        found: dict[str, dict[str, Any]] = {}
-        counts: dict[str, int] = {}
-        for key, record in zip(results.keys, results.records):
+        order = {k: i for i, k in enumerate(results.schedule)}  # the store holds them in the order they finished
+        found: dict[str, tuple[int, dict[str, Any]]] = {}
+        places: dict[str, list[int]] = {}
+        for n, (key, record) in enumerate(zip(results.keys, results.records)):
+            place = order.get(key, len(order) + n) if order else n  # no schedule: the stored order
             for seat, p in enumerate(record.players):
-                counts[p.login] = n = counts.get(p.login, 0) + 1
-                if p.verdict.charged and p.login not in found:
+                places.setdefault(p.login, []).append(place)
+                if p.verdict.charged and (p.login not in found or place < found[p.login][0]):
                     others = [q.login for q in record.players if q.login != p.login]
-                    found[p.login] = {"game": n, "seed": record.seed, "seat": seat, "against": others,
-                                      "verdict": p.verdict.value, "reason": p.reason, "replay": f"games/{key}.html",
-                                      "traceback": p.traceback, "stdout": p.stdout, "stderr": p.stderr}
-        results.first_errors = found
+                    found[p.login] = (place, {"seed": record.seed, "seat": seat, "against": others,
+                                              "verdict": p.verdict.value, "reason": p.reason,
+                                              "key": key, "traceback": p.traceback,
+                                              "stdout": p.stdout, "stderr": p.stderr})
+        results.first_errors = {login: {"game": 1 + sum(1 for q in places[login] if q < place), **err}
+                                for login, (place, err) in found.items()}
     return results.first_errors.get(login)
 
 
@@ -237,8 +241,12 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
         if err is not None:
             lines.append(f"First error: {game_label(err['game'], err['seed'], err['seat'])}, against "
                          f"{', '.join(map(line, err['against']))}: {err['verdict']}: {line(err['reason'])}")
-            lines.append(f"Replay: {err['replay']} (in the job's report)")
-            if private:
+            if private:  # the position inline: a replay file would name what the student cannot open
+                from harness.tournament.position import error_position
+
+                position = error_position(results, err["key"])
+                if position:
+                    lines.append("The position it was given:\n" + textwrap.indent(position, "  "))
                 for title, text in (("Your traceback", err["traceback"]), ("Your output (stdout)", err["stdout"]),
                                     ("Your output (stderr)", err["stderr"])):
                     if text.strip():
@@ -271,7 +279,8 @@ def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
             if kind.battery(res.job) is None and not row.absent:
                 leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
                                       {"name": f"{res.job.name} wins", "value": row.wins}]
-        out[login] = {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
+        # No top-level max_score: Gradescope's results.json defines it per test only (they sum up).
+        out[login] = {"score": sum(t["score"] for t in tests),
                       "output": "\n".join(t["output"].splitlines()[0] for t in tests), "tests": tests,
                       "leaderboard": leaderboard_items, "visibility": "visible"}
     return out

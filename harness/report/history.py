@@ -97,7 +97,12 @@ def describe(run: dict[str, Any]) -> str:
     ch = run.get("changes") or {}
     subs = ", ".join(f"{len(ch.get(k, []))} {k}" for k in ("added", "changed", "removed") if ch.get(k))
     played = f"{run.get('played', 0)} played, {run.get('reused', 0)} reused of {run.get('games', 0)}"
-    return f"{started}: {status}{took}; {played}" + (f"; submissions: {subs}" if subs else "")
+    rejudged = ""
+    if run.get("rejudged"):
+        from harness.tournament.rejudge import rejudged_text
+
+        rejudged = "; " + rejudged_text(run["rejudged"])
+    return f"{started}: {status}{took}; {played}" + (f"; submissions: {subs}" if subs else "") + rejudged
 
 
 __all__ = ["RunChanges", "annotate", "changes", "describe", "series"]

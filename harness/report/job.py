@@ -161,7 +161,8 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
                        links=[("history of the runs", "history.html"),
                               # `harness similarity JOB --out <this report>/similarity` (issue 29)
                               *([("similar submissions", "similarity/index.html")]
-                                if (out / "similarity" / "index.html").exists() else [])], replays=per_bot)
+                                if (out / "similarity" / "index.html").exists() else [])], replays=per_bot,
+                       order={key: n for n, key in enumerate(results.schedule)})
     history_page(results, out, title)
     return index
 

@@ -122,7 +122,7 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
                job: dict[str, Any] | None = None, game_ids: Iterable[str] | None = None,
                banners: Sequence[str] = (), sections: Sequence[dict[str, Any]] = (), public: bool = False,
                links: Sequence[tuple[str, str]] = (), replays: int | None = None,
-               page_size: int = PAGE_SIZE) -> Path:
+               page_size: int = PAGE_SIZE, order: Mapping[str, int] | None = None) -> Path:
     """Write the site into ``out_dir``; returns the path of its ``index.html``.
 
     ``leaderboard`` rows are dicts (``rank``, ``login``, ``bot_name``, ``games``, ``wins``,
@@ -132,6 +132,8 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     pages; by default a digest of each game's identity does. ``banners`` are warnings shown on
     the front page (e.g. an incomplete job), ``sections`` extra tables and charts of the front
     page, ``links`` more pages of the site; ``public`` marks a site without the bots' output.
+    ``order`` (game id -> place in the job's schedule) numbers each bot's games as ``check`` and
+    the feedback do, whatever order they were stored in (a re-judged game is stored last).
 
     ``records`` (and ``game_ids``) are read once, one game at a time, so a generator over a
     results store keeps memory to a small summary a game (:mod:`harness.report.listing`).
@@ -188,6 +190,8 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     bot_page = env.get_template("bot.html.j2")
     for login, stem in files.items():
         played = by_bot[login]
+        if order:
+            played = array("q", sorted(played, key=lambda g: order.get(summaries[g // SEATS].id, len(order))))
         verdicts = Counter(summaries[g // SEATS].seats[g % SEATS].verdict for g in played)
         first: dict[str, str] = {}  # each verdict against the bot: its first game's replay (always kept)
         for g in played:

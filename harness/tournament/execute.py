@@ -134,6 +134,7 @@ class RunSummary:
     played: int
     faults: int  # games that still ended in harness_error after the retries
     refused: list[str] = field(default_factory=list)  # lines from the executor's preparation
+    rejudged: dict[str, Any] | None = None  # what --rejudge took out (see harness.tournament.rejudge)
 
 
 ProgressFactory = Callable[[int, int, str], Any]  # (total, already done, label) -> progress bar
@@ -163,7 +164,8 @@ def _last_snapshot(store: ResultsStore) -> dict[str, str] | None:
 
 def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = None,
             before_play: Callable[[Job], None] | None = None,
-            standings_of: Callable[[Job], list[dict[str, Any]]] | None = None) -> RunSummary:
+            standings_of: Callable[[Job], list[dict[str, Any]]] | None = None,
+            rejudge: Any = None) -> RunSummary:
     """Play every game of ``job`` not yet in its store, committing each as it finishes.
 
     The job's format (:mod:`harness.tournament.formats`) gives the run's schedule as waves: a
@@ -174,15 +176,25 @@ def run_job(job: Job, executor: Executor, progress: ProgressFactory | None = Non
     ``before_play`` runs once the store is locked and only if there is a game to play (the
     timing self-check): a run that reuses every game needs no fair clock. The run is recorded
     in the store's history with what changed and, if ``standings_of`` is given, the standings.
+
+    ``rejudge`` (a :class:`~harness.tournament.rejudge.Rejudge`): the login's games (or one of
+    them) are taken out of the store first, kept as replaced, and played again in this run.
     """
     roll = load_entrants(job)
     snapshot = submissions_snapshot(roll)
     with ResultsStore(job.results) as store:
         previous = _last_snapshot(store)
+        rejudged = None
+        if rejudge is not None:
+            from harness.tournament.rejudge import take_out
+
+            rejudged = take_out(job, roll, store, rejudge)
         schedule = format_of(job).schedule(job, roll, store)
         summary = RunSummary(job.name, schedule.total, schedule.reused, 0, 0)
         info: dict[str, Any] = {"games": schedule.total, "reused": schedule.reused, "submissions": snapshot,
-                                "changes": compare_snapshots(previous, snapshot), "first": previous is None}
+                                "changes": compare_snapshots(previous, snapshot), "first": previous is None,
+                                **({"rejudged": rejudged} if rejudged else {})}
+        summary.rejudged = rejudged
         run_id = store.start_run(job.name, info)
         status, error = "interrupted", ""
         faults: dict[str, GameRecord] = {}  # games of this run that failed every retry (adaptive: a wave ends)

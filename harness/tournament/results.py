@@ -70,6 +70,7 @@ class JobResults:
     open_ended: bool = False  # the schedule grows until it stops (adaptive): complete once stopped
     unit: str = "games"  # what the schedule holds: games, or gradings
     first_errors: dict[str, dict[str, Any]] | None = field(default=None, repr=False)  # by login, once asked
+    schedule: list[str] = field(default_factory=list, repr=False)  # every game's key in the job's order
 
     @property
     def complete(self) -> bool:

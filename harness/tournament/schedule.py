@@ -65,6 +65,16 @@ class Task:
     settings_index: int = 0  # which of the job's settings sets the game uses
 
 
+def as_submitted(reason: str, folder: Path) -> str:
+    """``reason`` with the grading machine's paths of a submission named as the student submitted
+    them: ``/srv/course/submissions/bob/player.zip: not a valid zip file`` becomes ``player.zip:
+    not a valid zip file`` (a reason reaches the student's feedback, the leaderboard and the CSV)."""
+    named = folder.name if folder.is_file() else "your submission"
+    for root in sorted({str(folder), str(folder.resolve()), str(folder.absolute())}, key=len, reverse=True):
+        reason = reason.replace(root + "/", "").replace(root, named)
+    return reason
+
+
 def load_entrants(job: Job) -> Roll:
     """The job's entrants (submissions, then reference players), the opponent, and the absent.
 
@@ -79,7 +89,7 @@ def load_entrants(job: Job) -> Roll:
         try:
             entrants.append(Entrant(ref.login, str(ref.path), read_submission(ref.path, supplied)))
         except SubmissionError as exc:
-            absent.append(Absent(ref.login, str(exc)))
+            absent.append(Absent(ref.login, as_submitted(str(exc), Path(ref.path))))
     warnings: list[str] = []
     if job.roster is not None:
         roster = set(job.roster)

@@ -3,11 +3,14 @@
 Schema (versioned in ``meta``): ``games``, one row per played game, keyed by the game key (see
 :mod:`harness.tournament.schedule`), holding the full GameRecord as JSON; ``grades``, one row
 per graded submission of a job that grades submissions rather than playing games (SemBasic);
-``runs``, one row per ``harness run`` of the job (its history); ``waves``, an adaptive job's
+``runs``, one row per ``harness run`` of the job (its history); ``replaced``, every record a
+re-judging took out of ``games`` or ``grades``, with who re-judged it and when
+(:mod:`harness.tournament.rejudge`); ``waves``, an adaptive job's
 plan cache (:mod:`harness.tournament.plancache`; a store without it is replayed, then filled). A file lock next to the
 database stops two runs of the same job at once. SQLite's journal makes each commit atomic, so
 a run killed at any moment (even ``kill -9``) loses at most the games in flight. A store of
-schema 1 (games only) is upgraded in place when opened.
+schema 1 (games only) or 2 (before ``replaced``) is upgraded in place when opened: the new
+tables are added, nothing stored changes.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from filelock import FileLock, Timeout
 
 from harness.record import GameRecord, Verdict
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,6 +69,17 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL,          -- running | complete | interrupted | failed
     summary TEXT NOT NULL          -- JSON: games, submissions changed, standings, error
 );
+CREATE TABLE IF NOT EXISTS replaced (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,             -- the game's (or grading's) key: its new record is stored under it
+    job TEXT NOT NULL,
+    kind TEXT NOT NULL,            -- game | grade
+    login TEXT NOT NULL,           -- the login re-judged
+    by TEXT NOT NULL,              -- who re-judged it (the OS user, or --by)
+    at REAL NOT NULL,              -- when
+    stored REAL NOT NULL,          -- when the replaced record had been stored
+    record TEXT NOT NULL           -- the replaced record (a GameRecord or a grading) as JSON
+);
 """
 
 
@@ -101,7 +115,7 @@ class ResultsStore:
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
                 self.db.commit()
-            elif int(row[0]) == 1:  # version 2 only added tables (created above)
+            elif int(row[0]) in (1, 2):  # versions 2 and 3 only added tables (created above)
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
                 self.db.commit()
             elif int(row[0]) != SCHEMA_VERSION:
@@ -209,6 +223,36 @@ class ResultsStore:
         wanted = set(keys) if keys is not None else None
         return {k: json.loads(t) for k, t in self._db.execute("SELECT key, result FROM grades")
                 if wanted is None or k in wanted}
+
+    # ---- re-judging (records replaced, kept with who and when) -------------------------------
+    def keys_with(self, login: str) -> list[str]:
+        """Keys of the stored games ``login`` played in, in the order they finished."""
+        rows = self._db.execute("SELECT key, logins FROM games ORDER BY finished, key")
+        return [key for key, logins in rows if login in json.loads(logins)]
+
+    def replace_later(self, keys: Iterable[str], *, grades: bool, login: str, by: str) -> int:
+        """Move the stored records with ``keys`` to ``replaced`` (with ``by`` and the time), in
+        one transaction, so the next run plays (or grades) them again; returns how many moved."""
+        table, kind = ("grades", "grade") if grades else ("games", "game")
+        column = "result" if grades else "record"
+        now, moved = time.time(), 0
+        with self._db:  # one transaction: a record is either still stored or already kept as replaced
+            for key in keys:
+                row = self._db.execute(f"SELECT job, finished, {column} FROM {table} WHERE key = ?", (key,)).fetchone()
+                if row is None:
+                    continue
+                self._db.execute("INSERT INTO replaced (key, job, kind, login, by, at, stored, record) "
+                                 "VALUES (?,?,?,?,?,?,?,?)", (key, row[0], kind, login, by, now, row[1], row[2]))
+                self._db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
+                moved += 1
+        return moved
+
+    def replaced(self) -> list[dict[str, Any]]:
+        """Every replaced record, oldest first: key, kind, login, by, at, stored, and the record as JSON."""
+        return [{"key": k, "job": j, "kind": kind, "login": login, "by": by, "at": at, "stored": stored,
+                 "record": json.loads(record)}
+                for k, j, kind, login, by, at, stored, record in self._db.execute(
+                    "SELECT key, job, kind, login, by, at, stored, record FROM replaced ORDER BY id")]
 
     # ---- runs (the job's history) --------------------------------------------------------
     def start_run(self, job: str, summary: dict[str, Any]) -> int:

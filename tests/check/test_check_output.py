@@ -26,7 +26,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.tournament.execute import fault_record
 from harness.submission import Submission
-from tests.conftest import BOTS, REPO
+from tests.conftest import BOTS, REPO, last_said
 
 HERE = Path(__file__).resolve().parent
 GOOD = HERE / "bots/good.py"
@@ -95,7 +95,7 @@ def test_check_on_a_terminal_rewrites_one_progress_line(tmp_path: Path) -> None:
     assert re.search(r"\rPlayed 1 of 4: 1 ok *\rPlayed 2 of 4: 2 ok *\rPlayed 3 of 4: 3 ok *\rPlayed 4 of 4: 4 ok *\n",
                      out), out
     assert not GAME_LINE.search(out)
-    assert out.rstrip("\n").splitlines()[-1] == ("PASS on a sample: 4 of the 12 games of priemspel-grading ok; the "
+    assert last_said(out) == ("PASS on a sample: 4 of the 12 games of priemspel-grading ok; the "
                                                  "grader plays all 12 (run without --games to play them all).")
 
 

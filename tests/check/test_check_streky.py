@@ -10,7 +10,7 @@ import pytest
 
 from harness.games import game_names
 from tests.check.test_check_cli import check
-from tests.conftest import REPO
+from tests.conftest import REPO, last_said
 
 HERE = Path(__file__).resolve().parent
 
@@ -41,7 +41,7 @@ def test_a_bot_hard_wired_to_the_template_board_fails_check(tmp_path: Path) -> N
     assert practice.returncode == 0, practice.stdout
     run = check("streky", str(bot), cwd=tmp_path)
     assert run.returncode == 1, run.stdout
-    assert "Grading job: streky-grading (from the harness's shipped grading jobs): 64 games against brute" in run.stdout
+    assert "Grading job: streky-grading (from the harness's shipped grading jobs)\n  64 games against brute" in run.stdout
     assert re.search(r"FAIL: \d+ of 64 games end with a verdict against your bot\.$", run.stdout)
     assert "First error: game " in run.stdout  # its array is 19 x 23: an IndexError, or a card off the board
 
@@ -74,11 +74,11 @@ def test_check_takes_a_folder_and_a_zip(tmp_path: Path) -> None:
     run = check("streky", str(two), "--games", "2", cwd=tmp_path)
     assert "Files: player.py, utils.py" in run.stdout
     # Štreky takes player.py alone (§1.2): the folder is read, and its second module refused.
-    assert run.returncode == 1 and run.stdout.splitlines()[-1].startswith("FAIL: one file (player.py): utils.py")
+    assert run.returncode == 1 and last_said(run.stdout).startswith("FAIL: one file (player.py): utils.py")
     folder = REPO / "tests/bots/course/quoridor_zip"
     with zipfile.ZipFile(tmp_path / "player.zip", "w") as z:
         for f in folder.glob("*.py"):
             z.write(f, f.name)
     run = check("quoridor", str(tmp_path / "player.zip"), "--games", "2", cwd=tmp_path)
     assert run.returncode == 0, run.stdout
-    assert "Files: player.py, paths.py" in run.stdout and run.stdout.splitlines()[-1].startswith("PASS on a sample")
+    assert "Files: player.py, paths.py" in run.stdout and last_said(run.stdout).startswith("PASS on a sample")

@@ -18,7 +18,7 @@ from harness.sandbox import Limits
 from harness.sandbox.static import findings
 from harness.submission import read_submission
 from tests.check.test_check_cli import check
-from tests.conftest import REPO
+from tests.conftest import REPO, last_said
 
 STREKY = get_game("streky")
 QUORIDOR = get_game("quoridor")
@@ -91,7 +91,7 @@ def test_check_refuses_a_two_module_streky_bot_naming_file_and_rule(tmp_path: Pa
     files = [c for c in report["static"] if c["name"] == "one file (player.py)"]
     assert files and files[0]["ok"] is False and "helper.py" in files[0]["detail"] and RULE in files[0]["detail"]
     text = check("streky", str(folder), "--games", "1", cwd=tmp_path)
-    assert text.returncode == 1 and text.stdout.splitlines()[-1].startswith("FAIL: one file (player.py): helper.py")
+    assert text.returncode == 1 and last_said(text.stdout).startswith("FAIL: one file (player.py): helper.py")
 
 
 def test_check_passes_a_one_file_streky_bot_with_the_line_shown(tmp_path: Path) -> None:

@@ -93,6 +93,11 @@ class Adaptive(Format):
     def schedule(self, job: Job, roll: Roll, store: ResultsStore) -> Schedule:
         return AdaptiveSchedule(job, roll, store)
 
+    numbered = False
+
+    def login_keys(self, job: Job, roll: Roll, store: ResultsStore, login: str) -> list[str]:
+        return store.keys_with(login)  # the schedule is the store's own: its games in the order they were played
+
     def results(self, job: Job, roll: Roll, light: bool) -> JobResults:
         """Its waves replayed from the store (each wave's plan read from the store's plan cache when
         recorded), ranked by rating, each student's interval flagged when it still straddles an
@@ -121,7 +126,8 @@ class Adaptive(Format):
             row.near_boundary = row.login in progress.unsettled and not row.reference and not row.absent
         total = progress.games + len(progress.pending)
         return JobResults(job, roll, rows, records, keys, total, progress.games, runs,
-                          round_robin=round_robin_games(job, roll), stopped=progress.stopped, open_ended=True)
+                          round_robin=round_robin_games(job, roll), stopped=progress.stopped, open_ended=True,
+                          schedule=list(progress.keys))
 
     def stored_text(self, results: JobResults) -> str:
         share = 100 * results.done / results.round_robin if results.round_robin else 0.0

@@ -129,11 +129,19 @@ class Format:
         """The waves of one run of ``job`` on ``store``."""
         return Schedule(job, roll, store, self.tasks(job, roll))
 
+    numbered: ClassVar[bool] = True  # its games have fixed numbers (the ones students see)
+
+    def login_keys(self, job: Job, roll: Roll, store: ResultsStore, login: str) -> list[str]:
+        """The keys of ``login``'s games in the order students number them (re-judging)."""
+        return [t.key for t in self.tasks(job, roll) if any(e.login == login for e in t.entrants)]
+
     # ---- how it ranks -----------------------------------------------------------------------
     def results(self, job: Job, roll: Roll, light: bool) -> JobResults:
         """The job's standings from its store (see :func:`harness.tournament.formats.job_results`)."""
         tasks = self.tasks(job, roll)
-        return stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+        results = stored_results(job, roll, [t.key for t in tasks], len(tasks), light)
+        results.schedule = [t.key for t in tasks]  # the job's order: the numbers students see
+        return results
 
     # ---- how it describes itself ------------------------------------------------------------
     def battery(self, job: Job) -> Battery | None:

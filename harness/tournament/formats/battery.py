@@ -48,6 +48,9 @@ class BatteryFormat(Format):
     def schedule(self, job: Job, roll: Roll, store: ResultsStore) -> Schedule:
         return BatterySchedule(job, roll, store, grade_tasks(job, roll))
 
+    def login_keys(self, job: Job, roll: Roll, store: ResultsStore, login: str) -> list[str]:
+        return [t.key for t in grade_tasks(job, roll) if t.login == login]
+
     def results(self, job: Job, roll: Roll, light: bool) -> JobResults:
         graded = battery_rows(job, roll)
         return JobResults(job, roll, graded.rows, [], [], graded.total, graded.done, graded.runs, unit="gradings")

@@ -1,0 +1,205 @@
+"""Re-judging for real: ``harness run JOB --rejudge LOGIN`` on real games and a real SQLite store.
+
+A stored verdict that is wrong for a reason outside the bot (here: a stored record rewritten to
+``crash``, as a machine that killed a reference player would leave it) is reused by every
+ordinary run; re-judging plays exactly that login's games again, keeps the replaced records
+with who re-judged them and when, and the leaderboard reads the new ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.config import load_config
+from harness.record import GameRecord, Verdict
+from harness.tournament.schedule import load_entrants, make_tasks
+from harness.tournament.store import SCHEMA_VERSION, ResultsStore
+from tests.conftest import REPO
+
+BASIS = REPO / "reference_players/priemspel/basis.py"
+STRATEGIE = REPO / "reference_players/priemspel/strategie.py"
+
+
+def make_jobs(tmp_path: Path) -> Path:
+    """A gauntlet (3 students x 2 settings x 2 games against basis) and a round robin, in a group."""
+    subs = tmp_path / "submissions"
+    for login, source in [("ann", STRATEGIE), ("ben", BASIS), ("cat", STRATEGIE)]:
+        (subs / login).mkdir(parents=True)
+        (subs / login / "player.py").write_bytes(source.read_bytes())
+    config = tmp_path / "tournaments.yaml"
+    config.write_text(f"""
+jobs:
+  g:
+    game: priemspel
+    format: gauntlet
+    submissions: submissions
+    opponent: {BASIS}
+    settings: [{{N: 5}}, {{N: 7}}]
+    games: 2
+    workers: 2
+    awards: {{policy: pass_fail, points: 1}}
+  rr:
+    game: priemspel
+    format: round_robin
+    submissions: submissions
+    settings: [{{N: 5}}]
+    games: 1
+    workers: 2
+    awards: {{policy: tiers, tiers: [{{rank: 1, points: 3}}]}}
+  both:
+    jobs: [g, rr]
+""")
+    return config
+
+
+def harness(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "harness", *args, "--config", str(config)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def run(config: Path, job: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return harness(config, "run", job, "--quiet", "--no-self-check", *extra)
+
+
+def spoil(results: Path, key: str, login: str) -> None:
+    """Rewrite one stored game as if ``login`` had crashed in it (a verdict wrong for a reason outside the bot)."""
+    with ResultsStore(results) as store:
+        (_, record), = store.records([key])
+        for p in record.players:
+            if p.login == login:
+                p.verdict, p.reason = Verdict.CRASH, "killed by SIGKILL during import"
+        store.put(key, record.game, record)
+
+
+def verdicts(results: Path) -> dict[str, list[tuple[str, str]]]:
+    with ResultsStore(results, lock=False) as store:
+        return {key: [(p.login, p.verdict.value) for p in r.players] for key, r in store.records()}
+
+
+def own_keys(config: Path, job_name: str, login: str) -> list[str]:
+    """The login's games in the job's schedule order (the numbers students see)."""
+    job = load_config(config).resolve(job_name)[0]
+    return [t.key for t in make_tasks(job, load_entrants(job)) if any(e.login == login for e in t.entrants)]
+
+
+def test_rejudge_replays_exactly_that_login_s_games_and_keeps_the_old_records(tmp_path: Path) -> None:
+    config = make_jobs(tmp_path)
+    first = run(config, "g")
+    assert first.returncode == 0, first.stderr
+    assert "g: 12 games, 0 reused, 12 played" in first.stderr
+    results = tmp_path / "results" / "g"
+    bens = own_keys(config, "g", "ben")
+    assert len(bens) == 4
+    spoil(results, bens[1], "ben")
+    again = run(config, "g")  # an ordinary run reuses the wrong verdict
+    assert "12 games, 12 reused, 0 played" in again.stderr
+    board = json.loads(harness(config, "leaderboard", "g", "--format", "json").stdout)
+    assert {r["login"]: r["disqualified"] for r in board["rows"]}["ben"] is True
+    before = verdicts(results)
+
+    rejudged = run(config, "g", "--rejudge", "ben", "--by", "teacher")
+    assert rejudged.returncode == 0, rejudged.stderr
+    assert "12 games, 8 reused, 4 played" in rejudged.stderr
+    assert "re-judged 4 records of ben by teacher" in rejudged.stderr
+    after = verdicts(results)
+    assert set(after) == set(before)
+    assert all(after[k] == before[k] for k in before if k not in bens)  # nobody else's game changed
+    assert all(v == "ok" for k in bens for _, v in after[k])  # the crash was the machine's, not ben's
+    board = json.loads(harness(config, "leaderboard", "g", "--format", "json").stdout)
+    assert {r["login"]: r["disqualified"] for r in board["rows"]}["ben"] is False
+    assert "crash" not in harness(config, "export", "g", "--format", "feedback").stdout
+
+    with ResultsStore(results, lock=False) as store:
+        history = store.replaced()
+    assert sorted(h["key"] for h in history) == sorted(bens)
+    assert {(h["login"], h["by"], h["kind"]) for h in history} == {("ben", "teacher", "game")}
+    assert all(h["at"] >= h["stored"] for h in history)
+    spoilt = next(h for h in history if h["key"] == bens[1])
+    assert GameRecord.from_json(spoilt["record"]).players[1].verdict is Verdict.CRASH  # the old record, as stored
+
+    status = harness(config, "status", "g")
+    assert status.returncode == 0, status.stderr
+    said = " ".join(status.stdout.split())  # wrapped to COLUMNS
+    assert "4 played, 8 reused of 12" in said and "re-judged 4 records of ben by teacher" in said
+
+    plain = run(config, "g")  # nothing re-judged: the store is reused whole
+    assert "12 games, 12 reused, 0 played" in plain.stderr
+
+
+def test_rejudge_one_game_by_the_number_students_see(tmp_path: Path) -> None:
+    config = make_jobs(tmp_path)
+    assert run(config, "g").returncode == 0
+    results = tmp_path / "results" / "g"
+    cats = own_keys(config, "g", "cat")
+    spoil(results, cats[2], "cat")
+    feedback = harness(config, "export", "g", "--format", "feedback")
+    assert "First error: game 3 (seed" in json.loads(feedback.stdout)["cat"]  # the number the student reads
+
+    one = run(config, "g", "--rejudge", "cat", "--rejudge-game", "3")
+    assert one.returncode == 0, one.stderr
+    assert "12 games, 11 reused, 1 played" in one.stderr and "re-judged game 3 of cat by " in one.stderr
+    assert all(v == "ok" for _, v in verdicts(results)[cats[2]])
+    with ResultsStore(results, lock=False) as store:
+        assert [h["key"] for h in store.replaced()] == [cats[2]]
+    # The report numbers cat's games as her feedback does, though game 3 is now stored last.
+    page = (results / "site" / "bots" / "cat.html").read_text()
+    rows = re.findall(r'<td class="num">(\d+)</td>.*?games/([0-9a-f]+)\.html', page, re.S)
+    assert [key for _, key in sorted(rows, key=lambda r: int(r[0]))] == cats
+
+    for extra, message in [(["--rejudge", "cat", "--rejudge-game", "5"], "cat has 4 games in this job (numbered 1-4)"),
+                           (["--rejudge", "zed"], "no games of zed in this job"),
+                           (["--rejudge-game", "2"], "--rejudge-game N: name whose game N with --rejudge LOGIN")]:
+        bad = run(config, "g", *extra)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+    with ResultsStore(results, lock=False) as store:
+        assert len(store.replaced()) == 1 and store.count() == 12  # a refused request took nothing out
+
+
+def test_rejudge_in_a_group_run(tmp_path: Path) -> None:
+    config = make_jobs(tmp_path)
+    assert run(config, "both").returncode == 0
+    # ann in the round robin: 2 opponents x 2 seatings of 6 games; in the gauntlet 4 of 12
+    group = run(config, "both", "--rejudge", "ann")
+    assert group.returncode == 0, group.stderr
+    assert "g: 12 games, 8 reused, 4 played" in group.stderr
+    assert "rr: 6 games, 2 reused, 4 played" in group.stderr
+    nobody = run(config, "both", "--rejudge", "zed")  # in no job of the group: said, and nothing replayed
+    assert nobody.returncode == 1 and "--rejudge zed: no games of zed in any job of both" in nobody.stderr
+    assert "g: 12 games, 12 reused, 0 played" in nobody.stderr
+
+
+def test_a_store_of_the_previous_schema_is_upgraded_and_reused_whole(tmp_path: Path) -> None:
+    config = make_jobs(tmp_path)
+    assert run(config, "g").returncode == 0
+    db = tmp_path / "results" / "g" / "results.sqlite"
+    with sqlite3.connect(db) as con:  # as the previous version wrote it: no replaced table, schema 2
+        con.execute("DROP TABLE replaced")
+        con.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    again = run(config, "g")
+    assert again.returncode == 0 and "12 games, 12 reused, 0 played" in again.stderr
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+        assert con.execute("SELECT COUNT(*) FROM replaced").fetchone() == (0,)
+    assert run(config, "g", "--rejudge", "ann").returncode == 0
+
+
+def test_rejudge_grades_a_submission_of_a_battery_job_again(tmp_path: Path) -> None:
+    shutil.copytree(REPO / "submissions/quoridor/no_crossing", tmp_path / "subs" / "no_crossing")
+    shutil.copytree(REPO / "submissions/quoridor/ok_compact", tmp_path / "subs" / "ok_compact")
+    config = tmp_path / "tournaments.yaml"
+    config.write_text("jobs:\n  basic:\n    game: quoridor\n    format: sembasic\n    submissions: subs\n")
+    assert run(config, "basic").returncode == 0
+    again = run(config, "basic", "--rejudge", "no_crossing", "--by", "teacher")
+    assert again.returncode == 0, again.stderr
+    assert "basic: 2 gradings, 1 reused, 1 played" in again.stderr
+    with ResultsStore(tmp_path / "results" / "basic", lock=False) as store:
+        (old,) = store.replaced()
+        assert (old["kind"], old["login"], old["by"]) == ("grade", "no_crossing", "teacher")
+        assert old["record"]["points"] == 1 and len(store.grades()) == 2
