@@ -265,3 +265,51 @@ def test_forced_moves_are_no_evidence_and_the_walk_stops_at_the_first_difference
     differ = compare_games([("k1", game(["a", "x"], [[0, 0], [0, 2]])), ("k2", game(["b", "x"], [[0, 2], [0, 0]]))],
                            ["a", "b"])
     assert (differ[("a", "b")].compared, differ[("a", "b")].same) == (1, 0) and differ[("a", "b")].score == 0
+
+
+def test_replay_asks_each_bot_the_others_positions_in_the_sandbox(round_robin: Path) -> None:
+    """``--replay`` on the real Blokovanie round robin: the from-scratch mimic makes greedy's move
+    in every position greedy met and the other way round; independent bots do not."""
+    done = harness("similarity", "rr", "--replay", "--format", "json", cwd=round_robin)
+    assert done.returncode == 0, done.stderr
+    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    mimic = pairs[("greedy", "mimic")]
+    assert mimic["replay"] == 1.0 and mimic["replayed_positions"] >= 60 and "replay" in mimic["flagged_by"]
+    assert pairs[("scan", "scan_copy")]["replay"] == 1.0
+    flagged = {k for k, p in pairs.items() if p["suspicious"]}
+    assert flagged == {("greedy", "greedy_copy"), ("scan", "scan_copy"), ("greedy", "mimic"), ("greedy_copy", "mimic")}
+    others = [p for k, p in pairs.items() if k not in flagged]
+    assert len(others) == 17 and all(p["replayed_positions"] >= 60 and p["replay"] < 0.75 for p in others)
+    assert any(p["replay"] > 0 for p in others)  # asked bots really answered: some moves coincide
+
+
+def test_replay_of_a_bot_that_hangs_is_cut_by_its_limit_and_noted(round_robin: Path, tmp_path: Path) -> None:
+    from harness.report.similarity.replay import ask, positions_met
+    from harness.tournament.store import open_readonly
+
+    job = load_config(round_robin / "tournaments.yaml").jobs["rr"]
+    with open_readonly(job.results) as store:
+        questions = positions_met(store.records(), job.spec, ["greedy"])["greedy"]
+    assert len(questions) == 50
+    (tmp_path / "subs" / "hang").mkdir(parents=True)
+    (tmp_path / "subs" / "hang" / "player.py").write_text(
+        (OWN / "greedy.py").read_text().replace("    def move(self, board):\n",
+                                                "    def move(self, board):\n        self.asked = getattr(self, 'asked', 0) + 1\n"
+                                                "        while self.asked > 3:\n            pass\n"))
+    (tmp_path / "tournaments.yaml").write_text(
+        "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
+        "    reference: [reference_players/blokovanie/random.py]\n    limits: {move: 0.5}\n")
+    hang = load_config(tmp_path / "tournaments.yaml").jobs["rr"]
+    answers, note = ask(hang.spec, hang, "hang", questions)
+    assert answers[:3] == [q.answer for q in questions[:3]] and answers[3:] == [None] * 47
+    assert "timeout" in note or "time" in note
+
+
+def test_replay_is_refused_with_a_note_where_bots_keep_state(tmp_path: Path) -> None:
+    job = load_config(REPO / "tournaments.yaml").jobs["streky-tournament"]
+    from harness.report.similarity import job_replay
+
+    result = job_similarity(job)
+    job_replay(job, result, [])
+    assert any("cannot be asked a position" in n for n in result.notes)
+    assert all(p.replay is None for p in result.pairs)
