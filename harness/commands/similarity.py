@@ -25,8 +25,8 @@ from harness.terminal import cut
 from harness.text import cell, line
 from harness.tournament.store import StoreError, open_readonly
 
-COLUMNS = ("job", "a", "b", "code", "behaviour", "suspicious", "shared_fingerprints", "positions", "same_moves", "replay",
-           "replayed_positions")
+COLUMNS = ("job", "a", "b", "code", "behaviour", "suspicious", "shared_fingerprints", "positions", "same_moves",
+           "replay", "replayed_positions")
 
 
 def analyse(job: Job, replay: bool = False) -> Similarity:

@@ -292,10 +292,11 @@ def test_replay_of_a_bot_that_hangs_is_cut_by_its_limit_and_noted(round_robin: P
         questions = positions_met(store.records(), job.spec, ["greedy"])["greedy"]
     assert len(questions) == 50
     (tmp_path / "subs" / "hang").mkdir(parents=True)
+    # Answers three questions, then loops: a fatal timeout, after which it is asked nothing more.
+    stuck = ("    def move(self, board):\n        self.asked = getattr(self, 'asked', 0) + 1\n"
+             "        while self.asked > 3:\n            pass\n")
     (tmp_path / "subs" / "hang" / "player.py").write_text(
-        (OWN / "greedy.py").read_text().replace("    def move(self, board):\n",
-                                                "    def move(self, board):\n        self.asked = getattr(self, 'asked', 0) + 1\n"
-                                                "        while self.asked > 3:\n            pass\n"))
+        (OWN / "greedy.py").read_text().replace("    def move(self, board):\n", stuck))
     (tmp_path / "tournaments.yaml").write_text(
         "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
         "    reference: [reference_players/blokovanie/random.py]\n    limits: {move: 0.5}\n")

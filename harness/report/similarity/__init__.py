@@ -9,6 +9,9 @@ Two channels, each a score from 0 to 1 for every pair of the job's submissions:
 * **behaviour** (:mod:`.behaviour`): of the positions both bots met in the stored games and
   where more than one move was legal, the share where both chose the same move; ``None`` when
   the store has no such position for the pair.
+* **replay** (:mod:`.replay`, only with ``--replay`` and where the game's bots can be asked any
+  position): the share of positions one bot met where the other, asked in the sandbox, made the
+  same move.
 
 A pair is *suspicious* when either channel crosses its threshold (:data:`CODE_THRESHOLD` with at
 least :data:`CODE_MIN_SHARED` shared fingerprints; :data:`BEHAVIOUR_THRESHOLD` over at least
@@ -75,7 +78,8 @@ class Pair:
 
     @property
     def rank_key(self) -> tuple[Any, ...]:
-        return (not self.suspicious, -max(self.code, self.behaviour or 0.0, self.replay or 0.0), -self.code, self.a, self.b)
+        most = max(self.code, self.behaviour or 0.0, self.replay or 0.0)
+        return (not self.suspicious, -most, -self.code, self.a, self.b)
 
     def to_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "code": round(self.code, 4),

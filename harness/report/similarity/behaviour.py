@@ -210,7 +210,7 @@ class PositionIndex:
                         broken = True
                 if seat_games[node] >= 2:
                     try:
-                        out[node] = broken or len(referee.legal_moves(state)) > 1  # type: ignore[union-attr]
+                        out[node] = broken or referee is None or len(referee.legal_moves(state)) > 1
                     except Exception:  # noqa: BLE001
                         out[node], broken = True, True
                 for kid in self.kids.get(node, ()):
@@ -219,9 +219,9 @@ class PositionIndex:
                     if not edge[1] or through[kid] < 2:
                         continue  # past a refused answer nothing is compared; alone, nothing either
                     after = None
-                    if not broken:
+                    if not broken and referee is not None:
                         try:
-                            after = referee.apply(state, referee.move_from_json(json.loads(edge[2])))  # type: ignore[union-attr]
+                            after = referee.apply(state, referee.move_from_json(json.loads(edge[2])))
                         except Exception:  # noqa: BLE001
                             stack.append((kid, None, True))
                             continue
