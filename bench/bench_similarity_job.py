@@ -17,6 +17,7 @@ reports the child's peak RSS, and checks that the planted pairs, and only they, 
 
     python bench/bench_similarity_job.py                 # 300 submissions, 44,850 pairs
     python bench/bench_similarity_job.py --subs 100 --seeds 4
+    python bench/bench_similarity_job.py --replay        # and the bots asked each other's positions
 """
 
 from __future__ import annotations
@@ -45,7 +46,22 @@ from tests.report.copier import disguise  # noqa: E402
 
 BOARDS = [{"rows": 5, "cols": 6}, {"rows": 7, "cols": 7}, {"rows": 10, "cols": 12}]
 OPPONENT = "reference_players/blokovanie/random.py"
-HEAD = '"""A Blokovanie player."""\n\n\nclass Player:\n    def __init__(self, name):\n        self.name = name\n'
+HEAD = '"""A Blokovanie player."""\n\nimport zlib\n'
+# Every student's Player: its family's ranking of the free cells, left with a probability of its own
+# (a function of the board alone, so the bot asked a position again answers it the same way).
+PLAYER = """
+
+class Player:
+    def __init__(self, name):
+        self.name = name
+
+    def move(self, board):
+        cells = [(r, c) for r in range(len(board)) for c in range(len(board[0])) if board[r][c] == '-']
+        ranked = sorted(cells, key=lambda c: zlib.crc32(repr((FAMILY, c)).encode()))
+        if len(ranked) > 1 and zlib.crc32(repr((OWN, tuple(board))).encode()) % 1000 < WANDER:
+            return ranked[1 + zlib.crc32(repr((OWN, tuple(board), 1)).encode()) % (len(ranked) - 1)]
+        return ranked[0]
+"""
 
 
 def stable(*parts: object) -> int:
@@ -59,11 +75,17 @@ class Student:
     def __init__(self, family: int, wander: float, own: int) -> None:
         self.family, self.wander, self.own = family, wander, own
 
-    def choose(self, cells: list[tuple[int, int]], seed: int, ply: int) -> tuple[int, int]:
+    def choose(self, cells: list[tuple[int, int]], board: tuple[str, ...]) -> tuple[int, int]:
+        """What :data:`PLAYER` with this student's constants answers."""
         ranked = sorted(cells, key=lambda c: stable(self.family, c))
-        if len(ranked) > 1 and stable(self.own, seed, ply, len(cells)) % 1000 < self.wander * 1000:
-            return ranked[1 + stable(self.own, seed, ply) % (len(ranked) - 1)]
+        if len(ranked) > 1 and stable(self.own, board) % 1000 < int(self.wander * 1000):
+            return ranked[1 + stable(self.own, board, 1) % (len(ranked) - 1)]
         return ranked[0]
+
+    def code(self, rng: random.Random) -> str:
+        """A submission: helpers of its own and :data:`PLAYER` with this student's constants."""
+        constants = f"\nFAMILY = {self.family}\nOWN = {self.own}\nWANDER = {int(self.wander * 1000)}\n"
+        return submission(rng, head=HEAD + constants) + PLAYER
 
 
 def play(rules, settings: dict, seed: int, seat: int, student: Student, login: str, sha: str) -> GameRecord:
@@ -72,7 +94,7 @@ def play(rules, settings: dict, seed: int, seat: int, student: Student, login: s
     while not rules.is_over(state):
         cells = list(rules.legal_moves(state))
         if rules.to_move(state) == seat:
-            move = student.choose(cells, seed, state.ply)
+            move = student.choose(cells, tuple(state.lines()))
         else:  # the opponent: the same answer to the same position in the same game
             move = cells[stable("opponent", seed, state.blocked) % len(cells)]
         moves.append(MoveRecord(rules.to_move(state), rules.move_to_json(move), 0.001, 0.001))
@@ -92,13 +114,13 @@ def build(root: Path, args: argparse.Namespace) -> tuple[str, set[tuple[str, str
     texts: dict[str, str] = {}
     for i in range(independent):
         name = f"s{i:04d}"
-        students[name] = Student(i % args.families, rng.uniform(0.05, 0.5), i)
-        texts[name] = submission(rng, head=HEAD)
+        students[name] = Student(i % args.families, rng.uniform(0.15, 0.5), i)
+        texts[name] = students[name].code(rng)
     planted = set()
     for n, original in enumerate(rng.sample(sorted(texts), 2 * args.copies)):
         name = f"copy{n:03d}" if n < args.copies else f"mimic{n:03d}"
-        texts[name] = disguise(texts[original], salt=f"z{n}") if n < args.copies else submission(rng, head=HEAD)
         students[name] = students[original]
+        texts[name] = disguise(texts[original], salt=f"z{n}") if n < args.copies else students[name].code(rng)
         planted.add(tuple(sorted((original, name))))
     for name, text in texts.items():
         (root / "subs" / name).mkdir(parents=True)
@@ -130,6 +152,7 @@ def main() -> None:
     parser.add_argument("--families", type=int, default=25, help="ranking rules the independent students share")
     parser.add_argument("--seeds", type=int, default=12, help="games per board and student")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--replay", action="store_true", help="also time --replay (bots asked in the sandbox)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -137,7 +160,8 @@ def main() -> None:
         job, planted, games = build(root, args)
         print(f"built {args.subs} submissions and {games} stored games in {time.perf_counter() - start:.1f} s")
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "harness", "similarity", job, "--format", "json"], cwd=root,
+        done = subprocess.run([sys.executable, "-m", "harness", "similarity", job, "--format", "json",
+                               *(["--replay"] if args.replay else [])], cwd=root,
                               capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
         took = time.perf_counter() - start
         if done.returncode != 0:
@@ -146,6 +170,9 @@ def main() -> None:
         pairs = json.loads(done.stdout)
         flagged = {(p["a"], p["b"]) for p in pairs if p["suspicious"]}
         compared = sum(p["behaviour"] is not None for p in pairs)
+        if args.replay:
+            asked = [p for p in pairs if p["replay"] is not None]
+            print(f"--replay: {len(asked)} pairs asked, {sum(p['replayed_positions'] for p in asked)} answers")
         positions = sum(p["positions"] for p in pairs)
         print(f"harness similarity: {len(pairs)} pairs ({compared} with shared positions, {positions} pair-positions "
               f"compared) in {took:.1f} s, peak RSS {peak:.0f} MB")

@@ -180,7 +180,7 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
     if problem is not None:
         pytest.skip(problem)
     assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0
-    done = harness("similarity", "rr", "--out", "site/similarity", cwd=round_robin)
+    done = harness("similarity", "rr", "--replay", "--out", "site/similarity", cwd=round_robin)
     assert done.returncode == 0, done.stderr
     assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0  # now with the link
     from playwright.sync_api import sync_playwright
@@ -198,6 +198,7 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         page.locator("#similar-pairs a", has_text="mimic").first.click()
         assert page.locator("#behaviour-score").inner_text() == "1.00"
         assert page.locator("#code-score").inner_text() == "0.00"
+        assert page.locator("#replay-score").inner_text().startswith("1.00 of ")
         assert page.locator("#agreements tbody tr").count() >= 3
         page.goto((round_robin / "site/index.html").resolve().as_uri())
         page.get_by_role("link", name="similar submissions").click()

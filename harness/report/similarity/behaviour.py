@@ -103,7 +103,6 @@ class PositionIndex:
         self.edges: dict[Edge, Edge] = {}  # one copy of each move
         self.order: list[_Group] = []
         self.comparable: set[int] = set()  # nodes whose position was compared (after :meth:`count`)
-        self.games = 0
 
     def _node(self, parent: int, edge: Edge | None, group: int) -> int:
         node = len(self.parent)
@@ -119,7 +118,6 @@ class PositionIndex:
 
     def add(self, key: str, record: GameRecord) -> None:
         """One stored game, in each seat of it that a compared login holds alone."""
-        self.games += 1
         if record.harness_fault:
             return
         seats = [p.login for p in record.players]
