@@ -315,3 +315,49 @@ def test_replay_is_refused_with_a_note_where_bots_keep_state(tmp_path: Path) -> 
     job_replay(job, result, [])
     assert any("cannot be asked a position" in n for n in result.notes)
     assert all(p.replay is None for p in result.pairs)
+
+
+def test_the_index_equals_the_walk_on_many_random_games_with_odd_cases() -> None:
+    """Randomised games sharing prefixes: games that are prefixes of others, identical games, a
+    login with two games in a group, refused last answers, harness faults; every pair's counts
+    and examples as the pairwise walk has them."""
+    import random
+
+    from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
+    from harness.report.similarity.behaviour import compare_games
+    from tests.report.behaviour_oracle import compare_games as walk
+
+    rules = get_game("blokovanie").rules
+    rng = random.Random(7)
+    logins = [f"b{i}" for i in range(8)]
+    records = []
+    for n in range(400):
+        settings = rules.parse_settings({"rows": rng.choice([2, 3]), "cols": rng.choice([3, 4])})
+        login, seat = rng.choice(logins), rng.randrange(2)
+        style = int(login[1:]) % 3
+        state = rules.initial(settings, random.Random(0))
+        moves = []
+        while not rules.is_over(state) and not (moves and rng.random() < 0.05):
+            cells = sorted(rules.legal_moves(state))
+            if state.turn == seat:
+                move = cells[0 if style == 0 else -1 if style == 1 else len(cells) // 2]
+                if rng.random() < 0.2:
+                    move = rng.choice(cells)
+            else:
+                move = cells[(state.blocked * 7) % len(cells)]
+            moves.append(MoveRecord(state.turn, list(move), 0.0, 0.0))
+            state = rules.apply(state, move)
+        if moves and rng.random() < 0.1:  # a refused answer: the walk stops there
+            moves[-1] = MoveRecord(moves[-1].player, [9, 9], 0.0, 0.0, accepted=False)
+        players = [PlayerRecord(login, "sha"), PlayerRecord("opp", "sha")]
+        if seat == 1:
+            players.reverse()
+        if rng.random() < 0.03:
+            players[0].verdict = Verdict.HARNESS_ERROR
+        records.append((f"k{n}", GameRecord("blokovanie", settings, rng.randrange(2), players, moves=moves)))
+    new, old = compare_games(records, logins), walk(records, logins)
+    assert len(old) >= 20 and any(m.games > 1 for m in old.values())
+    assert {k: (m.compared, m.same, m.games) for k, m in new.items()} == \
+        {k: (m.compared, m.same, m.games) for k, m in old.items()}
+    assert {k: [astuple(g) for g in m.examples] for k, m in new.items() if m.same} == \
+        {k: [astuple(g) for g in m.examples] for k, m in old.items() if m.same}
