@@ -4,7 +4,8 @@ Works on a job or a group. The table (80 columns) lists the suspicious pairs fir
 most alike of the rest; ``--format json|csv`` lists every pair; ``--out DIR`` writes a page per
 suspicious pair (the matching code side by side, the positions where both chose the same move,
 links to those games' replays) and an index, which the job's report links to when ``DIR`` is the
-report's ``similarity/`` folder. See docs/similarity.md.
+report's ``similarity/`` folder. ``--replay`` also asks each bot, in the sandbox, positions the
+other met (games whose bots can be asked any position: Blokovanie). See docs/similarity.md.
 """
 
 from __future__ import annotations
