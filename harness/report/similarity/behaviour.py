@@ -229,9 +229,9 @@ class PositionIndex:
     def count(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(compared, same, games) as matrices over the logins, upper triangle by name."""
         n = len(self.logins)
-        compared = np.zeros((n, n), dtype=np.int64)
-        same = np.zeros((n, n), dtype=np.int64)
-        games = np.zeros((n, n), dtype=np.int64)
+        compared = np.zeros((n, n), dtype=np.int32)
+        same = np.zeros((n, n), dtype=np.int32)
+        games = np.zeros((n, n), dtype=np.int32)
         choice = self._choices()
         self.comparable = {node for node, free in choice.items() if free}
         # Bottom up: the games through each node, split by the move they made there.
