@@ -58,9 +58,9 @@ def block(rng: random.Random, names: list[str], depth: int, indent: str) -> list
     return lines
 
 
-def submission(rng: random.Random, functions: int = 8) -> str:
-    """The template plus ``functions`` functions of the student's own."""
-    out = [TEMPLATE]
+def submission(rng: random.Random, functions: int = 8, head: str = TEMPLATE) -> str:
+    """``head`` (the course template) plus ``functions`` functions of the student's own."""
+    out = [head]
     for f in range(functions):
         names = [f"v{rng.randint(0, 99)}" for _ in range(rng.randint(2, 4))]
         out.append(f"\n\ndef helper_{f}_{rng.randint(0, 999)}({', '.join(dict.fromkeys(names))}):")

@@ -4,7 +4,8 @@ Works on a job or a group. The table (80 columns) lists the suspicious pairs fir
 most alike of the rest; ``--format json|csv`` lists every pair; ``--out DIR`` writes a page per
 suspicious pair (the matching code side by side, the positions where both chose the same move,
 links to those games' replays) and an index, which the job's report links to when ``DIR`` is the
-report's ``similarity/`` folder. See docs/similarity.md.
+report's ``similarity/`` folder. ``--replay`` also asks each bot, in the sandbox, positions the
+other met (games whose bots can be asked any position: Blokovanie). See docs/similarity.md.
 """
 
 from __future__ import annotations
@@ -20,19 +21,23 @@ from typing import Any
 from harness.commands._jobs import add_config, jobs_of, output_folder
 from harness.config import Job
 from harness.report.similarity import (BEHAVIOUR_MIN_POSITIONS, BEHAVIOUR_THRESHOLD, CODE_MIN_SHARED,
-                                       CODE_THRESHOLD, Similarity, job_similarity)
+                                       CODE_THRESHOLD, Similarity, job_replay, job_similarity)
 from harness.terminal import cut
 from harness.text import cell, line
 from harness.tournament.store import StoreError, open_readonly
 
-COLUMNS = ("job", "a", "b", "code", "behaviour", "suspicious", "shared_fingerprints", "positions", "same_moves")
+COLUMNS = ("job", "a", "b", "code", "behaviour", "suspicious", "shared_fingerprints", "positions", "same_moves",
+           "replay", "replayed_positions")
 
 
-def analyse(job: Job) -> Similarity:
-    """Both channels for ``job``; its stored games if it has a store (else behaviour is null)."""
+def analyse(job: Job, replay: bool = False) -> Similarity:
+    """Both channels for ``job``; its stored games if it has a store (else behaviour is null);
+    with ``replay``, positions one bot met asked of the other in the sandbox."""
     try:
         with open_readonly(job.results) as store:
             result = job_similarity(job, store.records())
+            if replay:
+                job_replay(job, result, store.records())
     except StoreError:
         result = job_similarity(job)
         result.notes.append(f"{job.name}: no stored games (run the job first): behaviour not compared")
@@ -47,7 +52,8 @@ def table(job: Job, result: Similarity, top: int) -> str:
     rows = [cut(head, 80), f"{'#':>3}  {'a':<22} {'b':<22} {'code':>5} {'behav':>5} {'pos':>5}  flag"]
     for n, p in enumerate(shown, start=1):
         behaviour = "-" if p.behaviour is None else f"{p.behaviour:.2f}"
-        flag = "+".join(c for c, f in (("code", p.code_flag), ("play", p.behaviour_flag)) if f) or ""
+        flag = cut("+".join(c for c, f in (("code", p.code_flag), ("play", p.behaviour_flag), ("ask", p.replay_flag))
+                            if f), 10)
         rows.append(f"{n:>3}  {cut(line(p.a), 22):<22} {cut(line(p.b), 22):<22} {p.code:>5.2f} {behaviour:>5} "
                     f"{p.positions:>5}  {flag}")
     if len(shown) < len(result.pairs):
@@ -65,7 +71,7 @@ def table(job: Job, result: Similarity, top: int) -> str:
 def cmd_similarity(args: argparse.Namespace) -> int:
     _config, jobs, _errors = jobs_of(args)
     out = output_folder(args.out) if args.out else None
-    found: list[tuple[Job, Similarity]] = [(job, analyse(job)) for job in jobs]
+    found: list[tuple[Job, Similarity]] = [(job, analyse(job, args.replay)) for job in jobs]
     if out is not None:
         from harness.report.similarity.pages import write_pages
 
@@ -99,6 +105,9 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=["text", "json", "csv"], default="text",
                    help="text: a ranked table (default); json, csv: every pair")
     p.add_argument("--top", type=int, default=20, help="pairs the table shows besides the suspicious ones (default 20)")
+    p.add_argument("--replay", action="store_true",
+                   help="also ask each bot positions the other met, in the sandbox (games whose bots can be asked "
+                        "any position: Blokovanie)")
     p.add_argument("--out", metavar="DIR", help="write a page per suspicious pair and an index into DIR")
     p.set_defaults(func=cmd_similarity)
 

@@ -239,6 +239,10 @@ class GameSpec(Generic[S, M]):
     one_file_rule: str = ""  # the text's rule, quoted when a second module is refused
     # A grading by fixed questions instead of games (Quoridor's SemBasic), if the game has one.
     battery: Battery | None = None
+    # True if a bot can be asked about any position in a fresh process: its constructor and turn
+    # calls depend on the position alone, never on calls before (Blokovanie's move(board)); then
+    # ``harness similarity --replay`` asks one bot the positions another met.
+    any_position: bool = False
     # Code every student was given besides the bot API (the course's starting player.py ...):
     # ``harness similarity`` never counts it as evidence of copying.
     template_dir: Path | None = None

@@ -5,41 +5,16 @@ group walked side by side (quadratic in the bots of a group, holding every recor
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from harness.games import UnknownGame, get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord
+from harness.report.similarity.behaviour import Agreement, BehaviourMatch, _table
 
 EXAMPLES = 6  # positions kept per pair for its page
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """One position both bots met and where both chose ``answer``."""
-
-    game_a: str  # store keys of the two games
-    game_b: str
-    ply: int  # moves made before the position
-    answer: Any
-
-
-@dataclass
-class BehaviourMatch:
-    """Of ``compared`` positions both bots met, in how many they chose the same move."""
-
-    compared: int = 0
-    same: int = 0
-    games: int = 0  # pairs of games that gave at least one compared position
-    examples: list[Agreement] = field(default_factory=list)
-
-    @property
-    def score(self) -> float | None:
-        return self.same / self.compared if self.compared else None
 
 
 class Choices:
@@ -68,11 +43,6 @@ class Choices:
             self.broken = True
             return True
         return self.counts[ply] > 1
-
-
-def _table(record: GameRecord) -> str:
-    """What makes two games comparable, apart from who sits where: game, settings and seed."""
-    return json.dumps([record.game, record.settings, record.seed], sort_keys=True, default=str)
 
 
 def _walk(a: GameRecord, b: GameRecord, seat: int, choices: Choices) -> tuple[int, int, list[int]]:
@@ -135,6 +105,3 @@ def compare_games(records: Iterable[tuple[str, GameRecord]],
                 for ply in plies[:max(0, EXAMPLES - len(match.examples))]:
                     match.examples.append(Agreement(ka, kb, ply, ra.moves[ply].answer))
     return out
-
-
-

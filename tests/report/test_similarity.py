@@ -180,7 +180,7 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
     if problem is not None:
         pytest.skip(problem)
     assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0
-    done = harness("similarity", "rr", "--out", "site/similarity", cwd=round_robin)
+    done = harness("similarity", "rr", "--replay", "--out", "site/similarity", cwd=round_robin)
     assert done.returncode == 0, done.stderr
     assert harness("report", "rr", "--out", "site", cwd=round_robin).returncode == 0  # now with the link
     from playwright.sync_api import sync_playwright
@@ -198,6 +198,7 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         page.locator("#similar-pairs a", has_text="mimic").first.click()
         assert page.locator("#behaviour-score").inner_text() == "1.00"
         assert page.locator("#code-score").inner_text() == "0.00"
+        assert page.locator("#replay-score").inner_text().startswith("1.00 of ")
         assert page.locator("#agreements tbody tr").count() >= 3
         page.goto((round_robin / "site/index.html").resolve().as_uri())
         page.get_by_role("link", name="similar submissions").click()
@@ -265,3 +266,98 @@ def test_forced_moves_are_no_evidence_and_the_walk_stops_at_the_first_difference
     differ = compare_games([("k1", game(["a", "x"], [[0, 0], [0, 2]])), ("k2", game(["b", "x"], [[0, 2], [0, 0]]))],
                            ["a", "b"])
     assert (differ[("a", "b")].compared, differ[("a", "b")].same) == (1, 0) and differ[("a", "b")].score == 0
+
+
+def test_replay_asks_each_bot_the_others_positions_in_the_sandbox(round_robin: Path) -> None:
+    """``--replay`` on the real Blokovanie round robin: the from-scratch mimic makes greedy's move
+    in every position greedy met and the other way round; independent bots do not."""
+    done = harness("similarity", "rr", "--replay", "--format", "json", cwd=round_robin)
+    assert done.returncode == 0, done.stderr
+    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    mimic = pairs[("greedy", "mimic")]
+    assert mimic["replay"] == 1.0 and mimic["replayed_positions"] >= 60 and "replay" in mimic["flagged_by"]
+    assert pairs[("scan", "scan_copy")]["replay"] == 1.0
+    flagged = {k for k, p in pairs.items() if p["suspicious"]}
+    assert flagged == {("greedy", "greedy_copy"), ("scan", "scan_copy"), ("greedy", "mimic"), ("greedy_copy", "mimic")}
+    others = [p for k, p in pairs.items() if k not in flagged]
+    assert len(others) == 17 and all(p["replayed_positions"] >= 60 and p["replay"] < 0.75 for p in others)
+    assert any(p["replay"] > 0 for p in others)  # asked bots really answered: some moves coincide
+
+
+def test_replay_of_a_bot_that_hangs_is_cut_by_its_limit_and_noted(round_robin: Path, tmp_path: Path) -> None:
+    from harness.report.similarity.replay import ask, positions_met
+    from harness.tournament.store import open_readonly
+
+    job = load_config(round_robin / "tournaments.yaml").jobs["rr"]
+    with open_readonly(job.results) as store:
+        questions = positions_met(store.records(), job.spec, ["greedy"])["greedy"]
+    assert len(questions) == 50
+    (tmp_path / "subs" / "hang").mkdir(parents=True)
+    # Answers three questions, then loops: a fatal timeout, after which it is asked nothing more.
+    stuck = ("    def move(self, board):\n        self.asked = getattr(self, 'asked', 0) + 1\n"
+             "        while self.asked > 3:\n            pass\n")
+    (tmp_path / "subs" / "hang" / "player.py").write_text(
+        (OWN / "greedy.py").read_text().replace("    def move(self, board):\n", stuck))
+    (tmp_path / "tournaments.yaml").write_text(
+        "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
+        "    reference: [reference_players/blokovanie/random.py]\n    limits: {move: 0.5}\n")
+    hang = load_config(tmp_path / "tournaments.yaml").jobs["rr"]
+    answers, note = ask(hang.spec, hang, "hang", questions)
+    assert answers[:3] == [q.answer for q in questions[:3]] and answers[3:] == [None] * 47
+    assert "timeout" in note or "time" in note
+
+
+def test_replay_is_refused_with_a_note_where_bots_keep_state(tmp_path: Path) -> None:
+    job = load_config(REPO / "tournaments.yaml").jobs["streky-tournament"]
+    from harness.report.similarity import job_replay
+
+    result = job_similarity(job)
+    job_replay(job, result, [])
+    assert any("cannot be asked a position" in n for n in result.notes)
+    assert all(p.replay is None for p in result.pairs)
+
+
+def test_the_index_equals_the_walk_on_many_random_games_with_odd_cases() -> None:
+    """Randomised games sharing prefixes: games that are prefixes of others, identical games, a
+    login with two games in a group, refused last answers, harness faults; every pair's counts
+    and examples as the pairwise walk has them."""
+    import random
+
+    from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
+    from harness.report.similarity.behaviour import compare_games
+    from tests.report.behaviour_oracle import compare_games as walk
+
+    rules = get_game("blokovanie").rules
+    rng = random.Random(7)
+    logins = [f"b{i}" for i in range(8)]
+    records = []
+    for n in range(400):
+        settings = rules.parse_settings({"rows": rng.choice([2, 3]), "cols": rng.choice([3, 4])})
+        login, seat = rng.choice(logins), rng.randrange(2)
+        style = int(login[1:]) % 3
+        state = rules.initial(settings, random.Random(0))
+        moves = []
+        while not rules.is_over(state) and not (moves and rng.random() < 0.05):
+            cells = sorted(rules.legal_moves(state))
+            if state.turn == seat:
+                move = cells[0 if style == 0 else -1 if style == 1 else len(cells) // 2]
+                if rng.random() < 0.2:
+                    move = rng.choice(cells)
+            else:
+                move = cells[(state.blocked * 7) % len(cells)]
+            moves.append(MoveRecord(state.turn, list(move), 0.0, 0.0))
+            state = rules.apply(state, move)
+        if moves and rng.random() < 0.1:  # a refused answer: the walk stops there
+            moves[-1] = MoveRecord(moves[-1].player, [9, 9], 0.0, 0.0, accepted=False)
+        players = [PlayerRecord(login, "sha"), PlayerRecord("opp", "sha")]
+        if seat == 1:
+            players.reverse()
+        if rng.random() < 0.03:
+            players[0].verdict = Verdict.HARNESS_ERROR
+        records.append((f"k{n}", GameRecord("blokovanie", settings, rng.randrange(2), players, moves=moves)))
+    new, old = compare_games(records, logins), walk(records, logins)
+    assert len(old) >= 20 and any(m.games > 1 for m in old.values())
+    assert {k: (m.compared, m.same, m.games) for k, m in new.items()} == \
+        {k: (m.compared, m.same, m.games) for k, m in old.items()}
+    assert {k: [astuple(g) for g in m.examples] for k, m in new.items() if m.same} == \
+        {k: [astuple(g) for g in m.examples] for k, m in old.items() if m.same}

@@ -32,6 +32,7 @@ GAME = GameSpec(
     render_text=text,
     required_methods=(METHOD,),
     human=HUMAN,
+    any_position=True,  # move(board): the board is all a bot is told, and all it needs
     code_rules=(CodeRule("pep8", quote="Od tejto domácej úlohy bude od vás vyžadovaný programátorský štýl zhodný "
                                        "so zásadami PEP8 ... je možné stratiť nejaké body (seed 002)"),),
     conformance=CONFORMANCE,

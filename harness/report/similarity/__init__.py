@@ -9,6 +9,9 @@ Two channels, each a score from 0 to 1 for every pair of the job's submissions:
 * **behaviour** (:mod:`.behaviour`): of the positions both bots met in the stored games and
   where more than one move was legal, the share where both chose the same move; ``None`` when
   the store has no such position for the pair.
+* **replay** (:mod:`.replay`, only with ``--replay`` and where the game's bots can be asked any
+  position): the share of positions one bot met where the other, asked in the sandbox, made the
+  same move.
 
 A pair is *suspicious* when either channel crosses its threshold (:data:`CODE_THRESHOLD` with at
 least :data:`CODE_MIN_SHARED` shared fingerprints; :data:`BEHAVIOUR_THRESHOLD` over at least
@@ -52,6 +55,8 @@ class Pair:
     positions: int = 0  # positions both met with a choice
     same: int = 0  # of which both chose the same move
     match: BehaviourMatch | None = field(default=None, repr=False)
+    replay: float | None = None  # --replay: the share of the other's positions where one made its move
+    replayed: int = 0  # positions asked and answered, both ways
 
     @property
     def code_flag(self) -> bool:
@@ -63,19 +68,27 @@ class Pair:
                 and self.positions >= BEHAVIOUR_MIN_POSITIONS)
 
     @property
+    def replay_flag(self) -> bool:
+        return (self.replay is not None and self.replay >= BEHAVIOUR_THRESHOLD
+                and self.replayed >= BEHAVIOUR_MIN_POSITIONS)
+
+    @property
     def suspicious(self) -> bool:
-        return self.code_flag or self.behaviour_flag
+        return self.code_flag or self.behaviour_flag or self.replay_flag
 
     @property
     def rank_key(self) -> tuple[Any, ...]:
-        return (not self.suspicious, -max(self.code, self.behaviour or 0.0), -self.code, self.a, self.b)
+        most = max(self.code, self.behaviour or 0.0, self.replay or 0.0)
+        return (not self.suspicious, -most, -self.code, self.a, self.b)
 
     def to_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "code": round(self.code, 4),
                 "behaviour": None if self.behaviour is None else round(self.behaviour, 4),
                 "suspicious": self.suspicious, "shared_fingerprints": self.shared,
                 "positions": self.positions, "same_moves": self.same,
-                "flagged_by": [c for c, f in (("code", self.code_flag), ("behaviour", self.behaviour_flag)) if f]}
+                "replay": None if self.replay is None else round(self.replay, 4), "replayed_positions": self.replayed,
+                "flagged_by": [c for c, f in (("code", self.code_flag), ("behaviour", self.behaviour_flag),
+                                              ("replay", self.replay_flag)) if f]}
 
 
 @dataclass
@@ -211,5 +224,25 @@ def job_similarity(job: Job, records: Iterable[tuple[str, Any]] = ()) -> Similar
     return result
 
 
+def job_replay(job: Job, result: Similarity, records: Iterable[tuple[str, Any]]) -> None:
+    """``--replay``: positions one bot met asked of the other, for the job's pairs (all of a small
+    job, else the likeliest), if its game's bots can be asked any position (see :mod:`.replay`)."""
+    if not job.spec.any_position:
+        result.notes.append(f"{job.name}: --replay: {job.spec.title}'s bots keep their own state between "
+                            f"calls, so they cannot be asked a position out of a game")
+        return
+    from harness.report.similarity.replay import REPLAY_ALL, REPLAY_FROM, REPLAY_PAIRS, replay_pairs
+
+    current = [p for p in result.pairs if not (p.a.startswith(ARCHIVE) or p.b.startswith(ARCHIVE))]
+    if len(current) > REPLAY_ALL:
+        current = [p for p in current if p.code_flag or (p.behaviour or 0.0) >= REPLAY_FROM][:REPLAY_PAIRS]
+    found, notes = replay_pairs(job, [(p.a, p.b) for p in current], records)
+    for pair in current:
+        tally = found[pair.a, pair.b]
+        pair.replay, pair.replayed = tally.score, tally.asked
+    result.notes += notes
+    result.pairs.sort(key=lambda p: p.rank_key)
+
+
 __all__ = ["BEHAVIOUR_MIN_POSITIONS", "BEHAVIOUR_THRESHOLD", "CODE_MIN_SHARED", "CODE_THRESHOLD", "Pair",
-           "Similarity", "compare", "given_code", "job_similarity", "job_sources"]
+           "Similarity", "compare", "given_code", "job_replay", "job_similarity", "job_sources"]

@@ -103,7 +103,6 @@ class PositionIndex:
         self.edges: dict[Edge, Edge] = {}  # one copy of each move
         self.order: list[_Group] = []
         self.comparable: set[int] = set()  # nodes whose position was compared (after :meth:`count`)
-        self.games = 0
 
     def _node(self, parent: int, edge: Edge | None, group: int) -> int:
         node = len(self.parent)
@@ -119,7 +118,6 @@ class PositionIndex:
 
     def add(self, key: str, record: GameRecord) -> None:
         """One stored game, in each seat of it that a compared login holds alone."""
-        self.games += 1
         if record.harness_fault:
             return
         seats = [p.login for p in record.players]
@@ -210,7 +208,7 @@ class PositionIndex:
                         broken = True
                 if seat_games[node] >= 2:
                     try:
-                        out[node] = broken or len(referee.legal_moves(state)) > 1  # type: ignore[union-attr]
+                        out[node] = broken or referee is None or len(referee.legal_moves(state)) > 1
                     except Exception:  # noqa: BLE001
                         out[node], broken = True, True
                 for kid in self.kids.get(node, ()):
@@ -219,9 +217,9 @@ class PositionIndex:
                     if not edge[1] or through[kid] < 2:
                         continue  # past a refused answer nothing is compared; alone, nothing either
                     after = None
-                    if not broken:
+                    if not broken and referee is not None:
                         try:
-                            after = referee.apply(state, referee.move_from_json(json.loads(edge[2])))  # type: ignore[union-attr]
+                            after = referee.apply(state, referee.move_from_json(json.loads(edge[2])))
                         except Exception:  # noqa: BLE001
                             stack.append((kid, None, True))
                             continue
@@ -231,9 +229,9 @@ class PositionIndex:
     def count(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(compared, same, games) as matrices over the logins, upper triangle by name."""
         n = len(self.logins)
-        compared = np.zeros((n, n), dtype=np.int64)
-        same = np.zeros((n, n), dtype=np.int64)
-        games = np.zeros((n, n), dtype=np.int64)
+        compared = np.zeros((n, n), dtype=np.int32)
+        same = np.zeros((n, n), dtype=np.int32)
+        games = np.zeros((n, n), dtype=np.int32)
         choice = self._choices()
         self.comparable = {node for node, free in choice.items() if free}
         # Bottom up: the games through each node, split by the move they made there.
