@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # this checkout's harness, run as `python bench/bench_autograder.py`
 
-from harness.tournament.autograder import offline_setup_env  # noqa: E402
+from harness.report.autograder import offline_setup_env  # noqa: E402
 STUDENT = {"streky": "reference_players/streky/strong.py", "quoridor": "reference_players/quoridor/waller.py",
            "priemspel": "reference_players/priemspel/strategie.py"}
 CPU = Path("/sys/fs/cgroup/cpu")

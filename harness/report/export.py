@@ -242,7 +242,7 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
             lines.append(f"First error: {game_label(err['game'], err['seed'], err['seat'])}, against "
                          f"{', '.join(map(line, err['against']))}: {err['verdict']}: {line(err['reason'])}")
             if private:  # the position inline: a replay file would name what the student cannot open
-                from harness.tournament.position import error_position
+                from harness.report.position import error_position
 
                 position = error_position(results, err["key"])
                 if position:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from harness.tournament.autograder import offline_setup_env
+from harness.report.autograder import offline_setup_env
 from tests.conftest import BOTS, REPO
 
 BASIS = REPO / "reference_players/priemspel/basis.py"

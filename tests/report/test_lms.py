@@ -1,5 +1,5 @@
 """Canvas and Moodle gradebooks, checked column by column against the formats their importers
-read (see harness/tournament/lms.py for the sources), on a real course run once: PriemSpel
+read (see harness/report/lms.py for the sources), on a real course run once: PriemSpel
 submissions (good, broken, misnamed, empty), a group of a gauntlet and a round robin, a roster
 with the LMS's identity columns that misses one login.
 """

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from harness.config import load_config
 from harness.record import GameRecord, Verdict
-from harness.tournament.schedule import load_entrants, make_tasks
+from harness.tournament.formats import make_tasks
+from harness.tournament.schedule import load_entrants
 from harness.tournament.store import SCHEMA_VERSION, ResultsStore
 from tests.conftest import REPO
 

@@ -28,7 +28,7 @@ def full_record(results: JobResults, key: str) -> GameRecord | None:
 def error_position(results: JobResults, key: str) -> str:
     """The position of game ``key`` just before its last (rejected, or failed) answer, as text;
     ``""`` when it cannot be drawn (the game did not start, or is not stored)."""
-    from harness.check import position_text
+    from harness.pregrade import position_text
     from harness.report.replay import replay_positions
 
     record = full_record(results, key)
