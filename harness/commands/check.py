@@ -22,7 +22,7 @@ from harness.check import (NEAR_LIMIT, CheckReport, GameResult, explain, grading
                            play_games, play_grading, reference_players, sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
-from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
+from harness.config import Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
@@ -246,8 +246,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     job: Job | None = None
     if args.against:
         references = _references(game, args.against)
-        limits = dataclasses.replace(Limits(policy=args.policy or "cpu", backstop=BACKSTOP).with_game(game),
-                                     packages=packages_of(args.package, game))
+        limits = Limits.default(game, args.policy, packages=packages_of(args.package, game))
     else:
         job, source = grading_job(args, game)
         if settings:  # then this is no longer what the grader plays (said in the last line)
