@@ -93,6 +93,7 @@ class BotProcess:
         self._flood: str | None = None  # why the bot's output broke a cap, once it did
         self._out_call = 0
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
+        self._oom_kills: int | None = None  # the host's OOM-killer count before any bot code ran
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -138,6 +139,7 @@ class BotProcess:
             return self.dead
         tree = procfs.tree(self.proc.pid)
         self._worker_pid = tree[-1] if tree else self.proc.pid
+        self._oom_kills = procfs.oom_kills()  # once a game (a read costs about 0.1 ms): see _died
         if self.cgroup is not None and not self._enrolled:
             try:
                 self.cgroup.enroll(tree)
@@ -534,6 +536,14 @@ class BotProcess:
                                    reason=f"the bot's process was killed at the memory cap "
                                           f"({mib(self.limits.memory_bytes)}) during {what}")
             return self.dead
+        if code == -signal.SIGKILL and self._host_oom():
+            # Not its cap (above) and not the harness (a kill of ours never comes here): the
+            # machine ran out of memory. The harness's fault: the game is played again.
+            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall,
+                                   reason=f"the bot's process was killed by SIGKILL during {what} while the "
+                                          f"machine's OOM killer was killing processes (the machine ran out of "
+                                          f"memory, not the bot its cap)")
+            return self.dead
         if code is None:
             reason = f"{what}: the bot closed its channel to the harness"
         elif code < 0:
@@ -543,6 +553,12 @@ class BotProcess:
             reason = f"the bot's process exited with code {code} during {what}"
         self.dead = CallResult(False, verdict=Verdict.CRASH, reason=reason, wall=wall)
         return self.dead
+
+    def _host_oom(self) -> bool:
+        """True if the host's OOM killer killed some process since this bot's process started."""
+        before = self._oom_kills
+        now = procfs.oom_kills() if before is not None else None
+        return before is not None and now is not None and now > before
 
     @property
     def pid(self) -> int | None:
