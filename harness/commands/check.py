@@ -172,14 +172,15 @@ def slowest_text(report: CheckReport, limits: Limits) -> list[str]:
                  + ", ".join(f"{seconds(c)} (game {n}, ply {p})" for c, n, p in moves)
                  + f"; the limit is {limits.move:g} s of CPU time per move"]
         if walls:
-            lines.append(f"  slowest in wall-clock time: {seconds(walls[0][0])} (game {walls[0][1]}, ply "
-                         f"{walls[0][2]}); any call is stopped after {limits.move * limits.backstop:g} s")
+            lines.append(f"  slowest in own time (wall-clock time less waits for a CPU): {seconds(walls[0][0])} "
+                         f"(game {walls[0][1]}, ply {walls[0][2]}); any call is stopped after "
+                         f"{limits.move * limits.backstop:g} s")
         top = max(moves[0][0] / limits.move, (walls[0][0] / (limits.move * limits.backstop)) if walls else 0)
     else:
         walls = report.slowest_moves()
         if not walls:
             return []
-        lines = ["Slowest moves (wall-clock time, the clock that judges them): "
+        lines = ["Slowest moves (own time: wall-clock time less waits for a CPU, the clock that judges them): "
                  + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in walls)
                  + f"; the limit is {limits.move:g} s per move"]
         top = walls[0][0] / limits.move
