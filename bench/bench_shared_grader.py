@@ -1,7 +1,7 @@
 """Own time on a shared grader: a legal Štreky bot beside other harness runs, busy loops and memory.
 
     python bench/bench_shared_grader.py [--games 4] [--runs 2] [--hogs 4] [--memory 2048]
-                                        [--policy cpu] [--quiet-first]
+                                        [--policy cpu] [--quiet-first] [--burn 0.85]
 
 Issue 26 saw a sample Štreky bot whose slowest move used 218 ms of CPU judged at 1.01 s of own
 time at load 10-15 with other harness runs on the machine. This plays the sample submission
@@ -43,6 +43,19 @@ from tests.sandbox.loadgen import REPO, SharedLoad, load_average  # noqa: E402
 GAME = get_game("streky")
 BOT = (REPO / "submissions/streky/correct_student/player.py").read_bytes()
 BRUTE = (REPO / "reference_players/streky/brute.py").read_bytes()
+# --burn: the same bot, computing that long (CPU time) before each move, as a bot near its limit does.
+BURN = """
+
+_Player = Player
+
+
+class Player(_Player):
+    def play(self, newCardOnDesk):
+        start = time.process_time()
+        while time.process_time() - start < {seconds}:
+            pass
+        return super().play(newCardOnDesk)
+"""
 
 
 @dataclass
@@ -55,18 +68,21 @@ class Sample:
     clock_wait: float  # the worker's clock thread's run-queue wait during the call
     voluntary: int  # the bot thread's voluntary context switches during the call
     majflt: int  # the worker's major page faults during the call
+    slept: float  # the bot thread's time neither running nor waiting for a CPU during the call
 
     @property
     def own(self) -> float:
         return self.wall - self.waited
 
 
-def _schedstat_wait(pid: int, tid: int) -> int:
+def _schedstat(pid: int, tid: int) -> tuple[int, int]:
+    """A thread's (run, run-queue wait) so far, in ns."""
     try:
         with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-            return int(f.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0
+            run, wait = f.read().split()[:2]
+            return int(run), int(wait)
+    except (OSError, ValueError):
+        return 0, 0
 
 
 def _voluntary(pid: int) -> int:
@@ -97,23 +113,25 @@ def instrument(samples: list[Sample], login: str) -> None:
         if bot.label != login or pid is None or not bot.clock:
             return call(bot, c)  # type: ignore[arg-type]
         clock_tids = [int(t) for t in bot.clock.waits.skip] or [0]
-        before = (_schedstat_wait(pid, clock_tids[0]), _voluntary(pid), _majflt(pid))
+        before = (_schedstat(pid, clock_tids[0])[1], _voluntary(pid), _majflt(pid), _schedstat(pid, pid))
         result = call(bot, c)  # type: ignore[arg-type]
-        after = (_schedstat_wait(pid, clock_tids[0]), _voluntary(pid), _majflt(pid))
+        after = (_schedstat(pid, clock_tids[0])[1], _voluntary(pid), _majflt(pid), _schedstat(pid, pid))
         if result.ok and result.cpu is not None and getattr(c, "method", "") == "play":
+            busy = (after[3][0] - before[3][0] + after[3][1] - before[3][1]) / 1e9
             samples.append(Sample(result.wall, result.cpu, result.waited, (after[0] - before[0]) / 1e9,
-                                  after[1] - before[1], after[2] - before[2]))
+                                  after[1] - before[1], after[2] - before[2], max(0.0, result.wall - busy)))
         return result
 
     BotProcess.call = recorded  # type: ignore[method-assign]
 
 
-def play(games: int, limits: Limits, samples: list[Sample]) -> list[str]:
+def play(games: int, limits: Limits, samples: list[Sample], burn: float = 0.0) -> list[str]:
     """Play ``games`` games of the sample bot against Brute; the non-ok verdicts of the bot."""
     bad = []
+    bot = BOT if not burn else b"import time\n" + BOT + BURN.format(seconds=burn).encode()
     for seed in range(games):
         settings = {"cards": "tournament" if seed % 2 else "course"}
-        record = play_match(GAME, [BOT, BRUTE][:: 1 if seed % 2 == 0 else -1], settings=settings, seed=seed,
+        record = play_match(GAME, [bot, BRUTE][:: 1 if seed % 2 == 0 else -1], settings=settings, seed=seed,
                             logins=["bot", "brute"][:: 1 if seed % 2 == 0 else -1], limits=limits)
         me = next(p for p in record.players if p.login == "bot")
         if me.verdict.value != "ok" or me.reason:
@@ -126,11 +144,14 @@ def row(label: str, load: float, samples: list[Sample], bad: list[str]) -> str:
         return f"{label}: no calls measured"
     slow = max(samples, key=lambda s: s.own)
     excess = max(samples, key=lambda s: s.own - s.cpu)
+    sleepy = max(samples, key=lambda s: s.slept)
     med = statistics.median(s.own for s in samples)
     return (f"{label:<22} load {load:5.1f}  calls {len(samples):4d}  own median {med * 1000:6.1f} ms  "
             f"slowest own {slow.own * 1000:6.1f} ms (cpu {slow.cpu * 1000:5.1f}, wall {slow.wall * 1000:6.1f})  "
             f"max own-cpu {(excess.own - excess.cpu) * 1000:6.1f} ms [clock thread waited "
             f"{excess.clock_wait * 1000:5.1f} ms, {excess.voluntary} voluntary switches, {excess.majflt} major faults]"
+            f"  bot thread slept at most {sleepy.slept * 1000:6.1f} ms of a call (clock thread waited "
+            f"{sleepy.clock_wait * 1000:5.1f} ms, {sleepy.voluntary} voluntary switches)"
             f"  verdicts/warnings: {len(bad)}" + (f" ({bad[0][:120]})" if bad else ""))
 
 
@@ -142,14 +163,17 @@ def main() -> None:
     parser.add_argument("--memory", type=int, default=2048, help="MiB held by another process")
     parser.add_argument("--policy", default="cpu", choices=("cpu", "wall"))
     parser.add_argument("--quiet-first", action="store_true", help="also play on the machine as it is")
+    parser.add_argument("--burn", type=float, default=0.0, help="CPU seconds the bot computes before each move")
     args = parser.parse_args()
     limits = Limits.default(GAME, args.policy)
     samples: list[Sample] = []
     instrument(samples, "bot")
-    print(f"{os.cpu_count()} cores; {args.games} games of correct_student vs Brute under the {args.policy} policy")
+    print(f"{os.cpu_count()} cores; {args.games} games of correct_student"
+          + (f" (computing {args.burn:g} s before each move)" if args.burn else "")
+          + f" vs Brute under the {args.policy} policy")
     if args.quiet_first:
         load = load_average()
-        bad = play(args.games, limits, samples)
+        bad = play(args.games, limits, samples, args.burn)
         print(row("as it is", max(load, load_average()), samples, bad), flush=True)
         samples.clear()
     with SharedLoad(runs=args.runs, hogs=args.hogs, memory_mib=args.memory) as shared:
@@ -158,7 +182,7 @@ def main() -> None:
             raise SystemExit(1)
         time.sleep(5)  # let the load average climb
         load = load_average()
-        bad = play(args.games, limits, samples)
+        bad = play(args.games, limits, samples, args.burn)
         label = f"{args.runs} runs + {args.hogs} hogs"
         print(row(label, max(load, load_average()), samples, bad), flush=True)
 

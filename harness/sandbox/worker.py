@@ -16,7 +16,8 @@ object with a ``seq`` number that its reply echoes:
   "class", "forbidden", "rlimits", "max_threads"}``: apply the resource limits, arm the guard
   (:mod:`guard`), seed ``random``, import the bot's module, find its class; reply with its
   public methods.
-* ``{"op": "call", "method", "args", "limit", "policy", "backstop"}``: construct
+* ``{"op": "call", "method", "args", "limit", "policy", "backstop"}`` (``backstop``: a factor of
+  ``limit``, as everywhere; the rule is :mod:`deadline`'s): construct
   (``__init__``), set an attribute (``setattr``) or call a method; reply with the encoded answer.
   A constructor call may add ``"params"`` (the arguments' names) and ``"optional"`` (how many
   trailing arguments the class may leave out; see :mod:`construct`).
@@ -35,6 +36,8 @@ builds a reply only when a clock ran out. Nothing here is trusted by the parent 
 process and can subvert it; these rules give an honest bot's failures their clear verdicts.
 The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
+When the parent's clock fires first, it asks with :data:`STACK_SIGNAL` before the kill
+(:meth:`Worker.on_stack_request`: the bot thread answers with its place).
 """
 
 from __future__ import annotations
