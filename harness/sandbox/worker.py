@@ -90,7 +90,7 @@ MAX_ANSWER_BYTES = 1 << 20
 IDLE = 0.05  # how often the worker's clock looks for a call in progress (s)
 REASON_CHARS = 2000
 NCPU = os.cpu_count() or 1
-STACK_SIGNAL = _signal.SIGUSR2  # as the parent sends it (process.STACK_SIGNAL)
+STACK_SIGNAL = getattr(_signal, "SIGUSR2", None)  # as the parent sends it (process.STACK_SIGNAL)
 
 
 def _plain(text: Any, limit: int = 300) -> str:
@@ -572,7 +572,8 @@ def main() -> None:
     del sys.argv[1:]
     worker = Worker(req_fd, rep_fd, guard, stdlib)
     # The parent's question before a kill for time: where is the bot thread? (Before any bot code.)
-    _signal.signal(STACK_SIGNAL, worker.on_stack_request)
+    if STACK_SIGNAL is not None:
+        _signal.signal(STACK_SIGNAL, worker.on_stack_request)
     # The clock first: the parent finds it among the process's threads when the hello comes.
     worker.clock_ident = _start_thread(worker.clock, ())
     worker.executor.loop()
