@@ -303,9 +303,6 @@ def _packages(r: Reader, game: GameSpec) -> tuple[str, ...]:
     return tuple(sorted(set(raw)))
 
 
-BACKSTOP = 1.5  # the cpu policy's default wall-clock backstop, as a multiple of the limit
-
-
 def _limits(r: Reader, game: GameSpec) -> Limits:
     """The job's limits: the game's call limits, judged by CPU time unless the job says ``wall``.
 
@@ -321,7 +318,7 @@ def _limits(r: Reader, game: GameSpec) -> Limits:
     unknown = set(raw) - known
     if unknown:
         raise r.fail(f"limits.{sorted(unknown)[0]}", f"unknown limit (known: {', '.join(sorted(known))})")
-    limits = replace(Limits().with_game(game), policy="cpu", backstop=BACKSTOP, packages=_packages(r, game))
+    limits = Limits.default(game, packages=_packages(r, game))
     values: dict[str, Any] = {}
     for key in ("init", "move", "load"):
         if key in raw:

@@ -137,7 +137,7 @@ class Match:
             if self.interactive[seat]:
                 self._ask(bots[seat], seat, console)
                 continue
-            wall, cpu = 0.0, 0.0
+            wall, cpu, waited = 0.0, 0.0, 0.0
             result: CallResult | None = None
             calls = self.game.adapter.turn_calls(self.state, seat, self.history)
             for n, call in enumerate(calls, start=1):
@@ -147,6 +147,7 @@ class Match:
                 self._account(seat, result)
                 wall += result.wall
                 cpu += result.cpu or 0.0
+                waited += result.waited
                 if not result.ok:
                     self._fail(seat, result)
                     raise _Ended
@@ -161,15 +162,16 @@ class Match:
                 self._reject(seat, self.rules.move_to_json(move), wall, cpu)
                 self._charge(seat, Verdict.ILLEGAL_MOVE, reason)
                 raise _Ended
-            self._accept(seat, move, wall, cpu, console)
+            self._accept(seat, move, wall, cpu, console, wall - waited if waited else None)
         self.record.end = "rules"
 
-    def _accept(self, seat: int, move: Any, wall: float, cpu: float | None, console: Any) -> None:
+    def _accept(self, seat: int, move: Any, wall: float, cpu: float | None, console: Any,
+                own: float | None = None) -> None:
         before = self.state
         self.state = self.rules.apply(self.state, move)
         self.history.append(PlayedMove(seat, move))
         self.record.moves.append(MoveRecord(seat, self.rules.move_to_json(move), wall, cpu,
-                                            tuple(self.rules.scores(self.state))))
+                                            tuple(self.rules.scores(self.state)), own=own))
         self._transcribe()
         if console is not None:
             console.moved(before, self.state, move, self.logins[seat], self.interactive[seat], self.logins)

@@ -79,8 +79,9 @@ class GameResult:
         return sum(1 for m in self.record.moves if m.player == self.seat and m.accepted)
 
     def move_walls(self) -> list[tuple[float, int]]:
-        """(wall seconds, ply) of each of the bot's answers in this game."""
-        return [(m.wall, ply) for ply, m in enumerate(self.record.moves, start=1) if m.player == self.seat]
+        """(own seconds, ply) of each of the bot's answers in this game: wall-clock time less its
+        waits for a CPU, the time the wall clocks judge (a busy machine's wait is not the bot's)."""
+        return [(m.own_time, ply) for ply, m in enumerate(self.record.moves, start=1) if m.player == self.seat]
 
     def to_json(self) -> dict[str, Any]:
         walls = self.move_walls()
@@ -142,7 +143,7 @@ class CheckReport:
         return self.static_ok and bool(self.games) and all(g.verdict is Verdict.OK for g in self.games)
 
     def slowest_moves(self, count: int = 3) -> list[tuple[float, int, int]]:
-        """The bot's slowest answers over all games: (wall seconds, game number, ply)."""
+        """The bot's slowest answers over all games: (own seconds, game number, ply)."""
         walls = [(w, g.number, ply) for g in self.games for w, ply in g.move_walls()]
         return sorted(walls, key=lambda t: -t[0])[:count]
 
@@ -160,7 +161,7 @@ class CheckReport:
                 "job": job, "sample": self.sample,
                 "static": [dataclasses.asdict(c) for c in self.static], "notes": self.notes,
                 "games": [g.to_json() for g in self.games], "own_moves": sum(g.own_moves for g in self.games),
-                "slowest_moves": [{"wall": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
+                "slowest_moves": [{"own": w, "game": n, "ply": p} for w, n, p in self.slowest_moves()],
                 "move_limit": self.game.move_limit,
                 "first_error": None if self.first_error is None else self.first_error.to_json(),
                 "code_rules": [r.to_json() for r in self.code_rules],

@@ -65,16 +65,27 @@ class MoveRecord:
     cpu: float | None
     score: tuple[float, ...] = ()  # every player's score after the move
     accepted: bool = True
+    # The bot's own part of ``wall``: less the time it waited for a CPU others held (what the wall
+    # clocks judge; see harness.sandbox.deadline). None where it is all of ``wall`` (and in older records).
+    own: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "answer": self.answer, "wall": round(self.wall, 6),
+        data = {"player": self.player, "answer": self.answer, "wall": round(self.wall, 6),
                 "cpu": None if self.cpu is None else round(self.cpu, 6),
                 "score": list(self.score), "accepted": self.accepted}
+        if self.own is not None and round(self.own, 6) != data["wall"]:  # a quiet machine's records are unchanged
+            data["own"] = round(self.own, 6)
+        return data
+
+    @property
+    def own_time(self) -> float:
+        """The seconds of this answer that were the bot's own (its wall-clock time where nothing waited)."""
+        return self.wall if self.own is None else self.own
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> MoveRecord:
         return cls(data["player"], data["answer"], data["wall"], data["cpu"],
-                   tuple(data.get("score", ())), data.get("accepted", True))
+                   tuple(data.get("score", ())), data.get("accepted", True), data.get("own"))
 
 
 @dataclass

@@ -25,7 +25,7 @@ from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grad
                               seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
-from harness.config import BACKSTOP, Config, ConfigError, Job, load_config
+from harness.config import Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
@@ -198,14 +198,15 @@ def slowest_text(report: CheckReport, limits: Limits) -> list[str]:
                  + ", ".join(f"{seconds(c)} (game {n}, ply {p})" for c, n, p in moves)
                  + f"; the limit is {limits.move:g} s of CPU time per move"]
         if walls:
-            lines.append(f"  slowest in wall-clock time: {seconds(walls[0][0])} (game {walls[0][1]}, ply "
-                         f"{walls[0][2]}); any call is stopped after {limits.move * limits.backstop:g} s")
+            lines.append(f"  slowest in own time (wall-clock time less waits for a CPU): {seconds(walls[0][0])} "
+                         f"(game {walls[0][1]}, ply {walls[0][2]}); any call is stopped after "
+                         f"{limits.move * limits.backstop:g} s")
         top = max(moves[0][0] / limits.move, (walls[0][0] / (limits.move * limits.backstop)) if walls else 0)
     else:
         walls = report.slowest_moves()
         if not walls:
             return []
-        lines = ["Slowest moves (wall-clock time, the clock that judges them): "
+        lines = ["Slowest moves (own time: wall-clock time less waits for a CPU, the clock that judges them): "
                  + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in walls)
                  + f"; the limit is {limits.move:g} s per move"]
         top = walls[0][0] / limits.move
@@ -288,8 +289,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     job: Job | None = None
     if args.against:
         references = _references(game, args.against)
-        limits = dataclasses.replace(Limits(policy=args.policy or "cpu", backstop=BACKSTOP).with_game(game),
-                                     packages=packages_of(args.package, game))
+        limits = Limits.default(game, args.policy, packages=packages_of(args.package, game))
     else:
         job, source = grading_job(args, game)
         if settings:  # then this is no longer what the grader plays (said in the last line)

@@ -62,12 +62,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"  - {gap}")
     print(f"live check: {_live_check()}")
     if args.calibrate:
-        from harness.config import BACKSTOP
         from harness.sandbox.calibrate import self_check
 
         # The very check `harness run` makes, under a job's default limits (cpu, 1.5x backstop).
-        limits = Limits(policy="cpu", backstop=BACKSTOP)
-        report = self_check(limits if args.policy is None else limits.with_policy(args.policy))
+        report = self_check(Limits.default(policy=args.policy))
         print(report.summary())
         return 0 if report.fair else 1
     return 0

@@ -7,7 +7,6 @@ terminal in that seat (see :mod:`harness.human`).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from typing import Any
@@ -49,7 +48,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                          f"harness play {game.name} {' '.join(f'BOT{i + 1}' for i in range(game.players))}")
     settings = parse_sets(args.set or [])
     game.rules.parse_settings(dict(settings))  # a bad setting is a usage error, before any process
-    limits = dataclasses.replace(Limits(policy=args.policy).with_game(game), packages=packages_of(args.package, game))
+    limits = Limits.default(game, args.policy, packages=packages_of(args.package, game))
     humans = [i for i, b in enumerate(args.bots) if b == HUMAN]
     seats: list[Any] = []
     logins: list[str] = []

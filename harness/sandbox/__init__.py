@@ -9,7 +9,9 @@
 * :mod:`harness.sandbox.bubblewrap`, :mod:`harness.sandbox.cgroup` - the kernel's isolation
   (namespaces) and caps (tasks, memory, CPU accounting), where available;
   :mod:`harness.sandbox.isolation` says which are active (``harness doctor``);
-* :mod:`harness.sandbox.timing` - the parent's CPU clocks of a bot;
+* :mod:`harness.sandbox.deadline` - the timing rule, stated once (pure; shared with the child):
+  what a call may take, when it is over, and the reason's words;
+* :mod:`harness.sandbox.timing` - the parent's CPU clocks of a bot and its wait for a CPU;
 * :mod:`harness.sandbox.calibrate` - the self-check before a grading run or tournament;
 * :mod:`harness.sandbox.static` - checks of a submission's source before it runs.
 """

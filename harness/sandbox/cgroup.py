@@ -35,6 +35,7 @@ from harness.sandbox.stale import owner_alive
 
 V1_ROOT = Path("/sys/fs/cgroup")
 PREFIX = "harness-"
+AT_CAP_SLACK = 4 << 20  # v1: a peak usage this close to the cap counts as reaching it (charges come in pages and batches)
 # Controllers the harness uses, by cgroup v1 hierarchy name.
 V1_CONTROLLERS = ("pids", "cpuacct", "memory", "freezer")
 
@@ -321,7 +322,13 @@ class BotCgroup:
             return []
 
     def oom_killed(self) -> bool:
-        """True if the kernel's OOM killer killed a task of the bot at the memory cap."""
+        """True if the kernel's OOM killer killed a task of the bot *at its memory cap*.
+
+        A kill by the host's OOM killer (the machine ran out, not the bot its cap) is counted in
+        the cgroup's ``oom_kill`` too, so the cap's own record tells them apart: ``oom`` in
+        ``memory.events`` (v2: times an allocation met the cap with nothing left to reclaim);
+        on v1, usage that reached the cap (``memory.failcnt``, or the peak usage at the cap).
+        """
         path = self.dirs.get("memory")
         if path is None:
             return False
@@ -329,11 +336,14 @@ class BotCgroup:
             if self.version == 1:
                 text = (path / "memory.oom_control").read_text()
                 counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+                at_cap = int((path / "memory.failcnt").read_text()) > 0 or \
+                    int((path / "memory.max_usage_in_bytes").read_text()) >= \
+                    int((path / "memory.limit_in_bytes").read_text()) - AT_CAP_SLACK
                 if "oom_kill" in counts:
-                    return int(counts["oom_kill"]) > 0
-                return int((path / "memory.failcnt").read_text()) > 0 and counts.get("under_oom") == "1"
+                    return int(counts["oom_kill"]) > 0 and at_cap
+                return at_cap and counts.get("under_oom") == "1"
             events = dict(line.split() for line in (path / "memory.events").read_text().splitlines())
-            return int(events.get("oom_kill", 0)) > 0
+            return int(events.get("oom", events.get("oom_kill", 0))) > 0
         except (OSError, ValueError):
             return False
 

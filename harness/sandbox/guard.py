@@ -77,7 +77,7 @@ DIR_FD_ARGS = {"os.mkdir": {0: 2}, "os.rmdir": {0: 1}, "os.remove": {0: 1}, "os.
                "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
                "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3}}
 # Where the harness's own code lives in the bot's process: its classes must not be rewritten.
-HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "_harness_botenv")
+HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "_harness_botenv", "_harness_deadline")
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)

@@ -32,12 +32,12 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import judge, packages, procfs, reaper, wire
+from harness.sandbox import deadline, judge, packages, procfs, reaper, wire
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.static import submitted
-from harness.sandbox.timing import CEILING, CgroupMeter, CpuMeter, ProcMeter, WaitMeter
+from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.spawn import spawn
 from harness.sandbox.turns import OwnClock, Turns
 from harness.sandbox.workcap import WorkCap
@@ -52,6 +52,10 @@ _ENCODE = json.JSONEncoder().encode  # made once: json.dumps with arguments make
 _HEADER_SIZE = wire.HEADER.size
 _unpack_header = wire.HEADER.unpack_from
 _TURN = threading.local()  # the bot whose call ran last in this thread (see BotProcess._take_turn)
+# At a kill for time, how long the parent waits for the bot's process to say where it was stuck
+# (see BotProcess._stuck): the verdict is decided already; this only names the line.
+STACK_WAIT = 0.5
+STACK_SIGNAL = getattr(signal, "SIGUSR2", None)  # the worker answers it with the bot thread's place
 
 
 class BotProcess:
@@ -92,6 +96,7 @@ class BotProcess:
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
         self.workcap: WorkCap | None = None  # plain mode: the parent holds the working folder's cap
         self._decode = True  # whether the current call's answer is decoded (see call)
+        self._oom_kills: int | None = None  # the host's OOM-killer count before any bot code ran
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -137,6 +142,7 @@ class BotProcess:
             return self.dead
         tree = procfs.tree(self.proc.pid)
         self._worker_pid = tree[-1] if tree else self.proc.pid
+        self._oom_kills = procfs.oom_kills()  # once a game (a read costs about 0.1 ms): see _died
         if self.cgroup is not None and not self._enrolled:
             try:
                 self.cgroup.enroll(tree)
@@ -181,7 +187,7 @@ class BotProcess:
                    "max_threads": max(1, lim.max_tasks - 1)}
         try:
             payload = _ENCODE({**request, "seq": self._seq + 1, "policy": lim.policy,
-                               "backstop": lim.load * lim.backstop}).encode()
+                               "backstop": lim.backstop}).encode()
         except (TypeError, ValueError) as exc:
             return CallResult(False, verdict=Verdict.HARNESS_ERROR, reason=f"cannot encode the import: {exc}")
         self._seq += 1
@@ -216,7 +222,7 @@ class BotProcess:
 
     def _envelope(self, fixed: dict[str, Any], limit: float) -> bytes:
         """A request's fields other than its arguments and number, as JSON without the closing brace."""
-        fixed.update(policy=self.limits.policy, backstop=limit * self.limits.backstop)
+        fixed.update(policy=self.limits.policy, backstop=self.limits.backstop)
         return _ENCODE(fixed).encode()[:-1]
 
     def close(self) -> None:
@@ -347,61 +353,57 @@ class BotProcess:
             return self.dead
         result = self._judge(outcome, what, limit, wall, measured)
         if self.clock is not None and self.clock.credit:  # as judged: never more than leaves the bot its CPU
-            result.waited = wall - self.clock.own(wall, measured)
+            result.waited = deadline.credited(wall, self.clock.own(wall, measured))
         return result
 
-    def _waited(self) -> float:
-        """Seconds of the current call the bot waited for a CPU, as credited (0 where unknown)."""
-        return self.clock.waited() if self.clock is not None else 0.0
+    def _allowance(self, limit: float) -> deadline.Allowance:
+        """What a call of ``limit`` seconds may take under these limits (:mod:`deadline`)."""
+        lim = self.limits
+        return deadline.Allowance(limit, lim.policy, lim.backstop, lim.grace)
 
-    def _own(self, wall: float, limit: float, cpu: float | None) -> float:
+    def _own(self, wall: float, allow: deadline.Allowance, cpu: float | None) -> float:
         """The bot's own part of ``wall`` seconds of the current call: what the wall clocks judge.
 
-        Read only once the wall clock alone could be over a limit: a quick call costs no read.
-        Never more than :data:`CEILING` times the limit of wall-clock time, whatever the wait.
+        Read only once the wall clock alone could be over the allowance: a quick call costs no
+        read. All of ``wall`` past :data:`deadline.CEILING` times the limit, whatever the wait.
         """
-        if wall <= self._wall_allowance(limit) or wall > CEILING * limit or self.clock is None:
+        if wall <= allow.own or wall > deadline.CEILING * allow.limit or self.clock is None:
             return wall
         return self.clock.own(wall, cpu)
-
-    def _wall_allowance(self, limit: float) -> float:
-        """The own time a call may take: the limit (wall policy), the backstop (cpu policy)."""
-        return limit if self.limits.policy == "wall" else limit * self.limits.backstop
 
     def _await(self, start: float, limit: float, cpu0: float | None) -> Any:
         """The reply frame, ``_EOF``, a verdict (``CallResult``), or the clock that ran out.
 
         The wall-clock deadline moves by the time the bot waited for a CPU (its own time is
-        judged), up to :data:`CEILING` times the limit.
+        judged), up to the ceiling (:func:`deadline.running_over` decides).
         """
-        lim = self.limits
-        allowed = self._wall_allowance(limit) + lim.grace
-        ceiling = start + max(allowed, CEILING * limit + lim.grace)
-        cpu_cap = limit + lim.grace if lim.policy == "cpu" else None
-        wall_deadline = start + allowed
+        allow = self._allowance(limit)
+        wall_deadline = start + allow.kill_own
+        ceiling = start + allow.ceiling
+        cpu_policy = allow.kill_cpu is not None and cpu0 is not None
         while True:
             now = time.perf_counter()
-            if now >= wall_deadline:
-                if now >= ceiling:
-                    return "ceiling"
-                now_cpu = self.meter.read() if cpu0 is not None else None
-                spent = None if now_cpu is None or cpu0 is None else now_cpu - cpu0
-                own = now - start if self.clock is None else self.clock.own(now - start, spent)
-                if own >= allowed:
-                    return "wall"
-                wall_deadline = min(ceiling, now + (allowed - own))  # own time grows at most as fast as wall
-            until = wall_deadline
-            if cpu_cap is not None and cpu0 is not None:
+            due = now >= wall_deadline  # the wall clock alone could be over: read the bot's own time
+            used = None
+            if cpu0 is not None and (cpu_policy or due):
                 now_cpu = self.meter.read()
-                used = 0.0 if now_cpu is None else now_cpu - cpu0
-                if used > cpu_cap:
-                    return "cpu"
-                until = min(until, now + max(0.005, (cpu_cap - used) / NCPU))
+                used = None if now_cpu is None else now_cpu - cpu0
+            own = 0.0
+            if due:
+                own = now - start if self.clock is None else self.clock.own(now - start, used)
+            over = deadline.running_over(allow, now - start, own, used)
+            if over is not None:
+                return over
+            if due:  # own time grows at most as fast as wall
+                wall_deadline = min(ceiling, now + (allow.kill_own - own))
+            until = wall_deadline
+            if cpu_policy:
+                until = min(until, now + max(0.005, (allow.kill_cpu - (used or 0.0)) / NCPU))
             if self.workcap is not None:  # plain mode: the folder is measured during the call too
-                over = self.workcap.poll(now)
-                if over is not None:
+                full = self.workcap.poll(now)
+                if full is not None:
                     self._kill()
-                    self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=over)
+                    self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=full)
                     return self.dead
                 until = min(until, self.workcap.next_at)
             frame = self._read_reply(until)
@@ -421,54 +423,51 @@ class BotProcess:
                 self.dead = result
             elif reply.verdict is Verdict.TIMEOUT:
                 result.clock = result.clock or lim.policy
-                result.reason += _measured(wall, cpu)
+                result.reason += deadline.measured_text(wall, cpu)
                 self._kill()  # its thread may still run; nothing it does from now on counts
                 self.dead = result
             return result
-        over = None
-        own = self._own(wall, limit, cpu)  # wall-clock time less the wait for a CPU
-        if lim.policy == "wall" and own > limit:
-            over = ("wall", f"{what} took {own:.3f} s of wall-clock time, over the {limit:g} s limit"
-                            f"{_waited_text(wall - own)}")
-        elif lim.policy == "cpu" and cpu is not None and cpu > limit:
-            over = ("cpu", f"{what} took {cpu:.3f} s of CPU time, over the {limit:g} s limit "
-                           f"({wall:.3f} s of wall-clock time)")
-        elif lim.policy == "cpu" and own > limit * lim.backstop:
-            over = ("wall", f"{what} took {own:.3f} s of wall-clock time, over the "
-                            f"{limit * lim.backstop:g} s backstop of the CPU-time policy{_waited_text(wall - own)}")
-        if over is not None:
+        allow = self._allowance(limit)
+        own = self._own(wall, allow, cpu)  # wall-clock time less the wait for a CPU
+        clock = deadline.late(allow, own, cpu)
+        if clock is not None:
             # The parent's clocks are the authority: an answer that came late is a timeout.
             self._kill()
-            self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=over[1], clock=over[0])
+            self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, clock=clock,
+                                   reason=deadline.late_reason(allow, what, clock, wall, own, cpu))
             return self.dead
         return CallResult(True, value=reply.value, wall=wall, cpu=cpu, info=reply.info)
 
     def _overtime(self, what: str, limit: float, wall: float, cpu: float | None, clock: str) -> CallResult:
-        """No reply before a clock ran out: kill, and say which clock and by how much."""
+        """No reply before a clock ran out: kill, and say which clock, by how much, and where the bot was."""
         if self.proc is None or self.proc.poll() is not None:
             return self._died(what, wall)
         stopped = procfs.is_stopped(self._worker_pid)
+        allow = self._allowance(limit)
+        own = self._own(wall, allow, cpu)
+        stuck = "" if stopped else self._stuck(what)
         self._kill()
-        lim = self.limits
-        spent = "" if cpu is None else f", having used {cpu:.2f} s of CPU time"
-        if clock == "cpu":
-            reason = (f"{what} used more than {limit:g} s of CPU time "
-                      f"({cpu or 0:.2f} s when killed after {wall:.2f} s of wall-clock time)")
-        elif clock == "ceiling":
-            reason = (f"{what} did not return within {CEILING:g}x its {limit:g} s limit of wall-clock time, "
-                      f"however long it waited for a CPU; killed after {wall:.2f} s{spent}")
-            clock = "wall"
-        elif lim.policy == "cpu":
-            reason = (f"{what} did not return within the wall-clock backstop of {limit * lim.backstop:g} s "
-                      f"({lim.backstop:g}x the {limit:g} s CPU-time limit); killed after {wall:.2f} s{spent}"
-                      f"{_waited_text(self._waited())}")
-        else:
-            reason = (f"{what} did not return within {limit:g} s; killed after {wall:.2f} s{spent}"
-                      f"{_waited_text(self._waited())}")
-        if stopped:
-            reason += " (its process was stopped: it sent itself SIGSTOP?)"
-        self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=reason, clock=clock)
+        reason = deadline.killed_reason(allow, what, clock, wall, own, cpu, stuck, stopped)
+        self.dead = CallResult(False, verdict=Verdict.TIMEOUT, wall=wall, cpu=cpu, reason=reason,
+                               clock="wall" if clock == "ceiling" else clock)
         return self.dead
+
+    def _stuck(self, what: str) -> str:
+        """Where the bot thread is now (" at player.py line N in f"), or "" if the bot's process
+        does not say within :data:`STACK_WAIT` seconds.
+
+        The worker answers :data:`STACK_SIGNAL` with the bot thread's place (or its clock had
+        just replied with it). Best effort, and never more than a clause of the parent's reason:
+        the bot may be stuck in C code, or have replaced the handler and forge the answer.
+        """
+        if STACK_SIGNAL is None or self._worker_pid is None:
+            return ""
+        self._signal(STACK_SIGNAL, group=False)
+        frame = self._read_reply(time.perf_counter() + STACK_WAIT)
+        if not isinstance(frame, bytes):
+            return ""
+        reply = judge.read_reply(frame, self._seq, what)
+        return deadline.stuck_at(reply.reason) if isinstance(reply, judge.Failure) else ""
 
     def _read_reply(self, deadline: float) -> bytes | CallResult | object | None:
         """Read one whole frame before ``deadline``, draining stdout/stderr meanwhile.
@@ -559,6 +558,14 @@ class BotProcess:
                                    reason=f"the bot's process was killed at the memory cap "
                                           f"({mib(self.limits.memory_bytes)}) during {what}")
             return self.dead
+        if code == -signal.SIGKILL and self._host_oom():
+            # Not its cap (above) and not the harness (a kill of ours never comes here): the
+            # machine ran out of memory. The harness's fault: the game is played again.
+            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall,
+                                   reason=f"the bot's process was killed by SIGKILL during {what} while the "
+                                          f"machine's OOM killer was killing processes (the machine ran out of "
+                                          f"memory, not the bot its cap)")
+            return self.dead
         if code is None:
             reason = f"{what}: the bot closed its channel to the harness"
         elif code < 0:
@@ -569,6 +576,12 @@ class BotProcess:
         self.dead = CallResult(False, verdict=Verdict.CRASH, reason=reason, wall=wall)
         return self.dead
 
+    def _host_oom(self) -> bool:
+        """True if the host's OOM killer killed some process since this bot's process started."""
+        before = self._oom_kills
+        now = procfs.oom_kills() if before is not None else None
+        return before is not None and now is not None and now > before
+
     @property
     def pid(self) -> int | None:
         """The bot's process id while it runs (under bubblewrap: bubblewrap's, the tree's root)."""
@@ -578,14 +591,6 @@ class BotProcess:
     def worker_pid(self) -> int | None:
         """The process that runs the bot's code, once it has started."""
         return self._worker_pid if self.proc is not None else None
-
-
-def _waited_text(waited: float) -> str:
-    return f" ({waited:.2f} s of it waiting for a CPU, not counted)" if waited >= 0.005 else ""
-
-
-def _measured(wall: float, cpu: float | None) -> str:
-    return f"; {wall:.2f} s of wall-clock time" + ("" if cpu is None else f", {cpu:.2f} s of CPU time")
 
 
 __all__ = ["BotProcess", "CallResult", "CapturedOutput", "Limits", "WORKER"]

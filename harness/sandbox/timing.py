@@ -11,7 +11,8 @@ Three sources, best first:
 
 The wall-clock clocks (the ``wall`` policy, the ``cpu`` policy's backstop) judge the bot's
 *own* time: elapsed time minus the time its threads waited for a CPU (:class:`WaitMeter`), so
-a loaded machine costs a bot nothing. :data:`CEILING` bounds every call whatever the load.
+a loaded machine costs a bot nothing. The rule itself (allowances, own time, the reasons) is
+:mod:`harness.sandbox.deadline`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,6 @@ from __future__ import annotations
 import os
 import threading
 
-# No call lasts longer than this many times its limit in wall-clock time, however long the bot
-# waited for a CPU: a bound for a machine loaded beyond reason (a bot that lowers its own
-# priority gets no credit at all: WaitMeter.lowered).
-CEILING = 30.0
 _BATCH_OR_IDLE = (3, 5)  # SCHED_BATCH, SCHED_IDLE
 
 
@@ -201,14 +198,4 @@ def _parent_thread_schedstat() -> int | None:
     return fd
 
 
-def own_time(wall: float, wait: float, cpu: float | None = None, cores: int = 1) -> float:
-    """The part of ``wall`` that was the bot's own (running, or asleep by choice): wall minus CPU wait.
-
-    Never less than its CPU time spread over every core (``cpu / cores``): threads of a bot
-    that wait for each other's CPU earn it nothing.
-    """
-    own = max(0.0, wall - min(max(wait, 0.0), wall))
-    return max(own, min(wall, (cpu or 0.0) / max(1, cores)))
-
-
-__all__ = ["CEILING", "CgroupMeter", "CpuMeter", "ProcMeter", "WaitMeter", "own_time"]
+__all__ = ["CgroupMeter", "CpuMeter", "ProcMeter", "WaitMeter"]

@@ -19,7 +19,8 @@ import signal
 from collections.abc import Callable
 
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.timing import WaitMeter, own_time
+from harness.sandbox.deadline import own_time
+from harness.sandbox.timing import WaitMeter
 
 NCPU = os.cpu_count() or 1
 BWRAP_TASKS = 2  # bubblewrap's own processes in the bot's cgroup (outside monitor, namespace init)

@@ -17,7 +17,8 @@ object with a ``seq`` number that its reply echoes:
   "class", "forbidden", "rlimits", "max_threads"}``: apply the resource limits, arm the guard
   (:mod:`guard`), seed ``random``, import the bot's module, find its class; reply with its
   public methods.
-* ``{"op": "call", "method", "args", "limit", "policy", "backstop"}``: construct
+* ``{"op": "call", "method", "args", "limit", "policy", "backstop"}`` (``backstop``: a factor of
+  ``limit``, as everywhere; the rule is :mod:`deadline`'s): construct
   (``__init__``), set an attribute (``setattr``) or call a method; reply with the encoded answer.
   A constructor call may add ``"params"`` (the arguments' names) and ``"optional"`` (how many
   trailing arguments the class may leave out; see :mod:`construct`).
@@ -36,12 +37,15 @@ builds a reply only when a clock ran out. Nothing here is trusted by the parent 
 process and can subvert it; these rules give an honest bot's failures their clear verdicts.
 The worker's own clock exists to say *where* a slow bot was stuck; the parent's kill is the
 authority on time, and the parent measures CPU time itself where it can (cgroups, /proc).
+When the parent's clock fires first, it asks with :data:`STACK_SIGNAL` before the kill
+(:meth:`Worker.on_stack_request`: the bot thread answers with its place).
 """
 
 from __future__ import annotations
 
 import _frozen_importlib
 import _frozen_importlib_external
+import _signal
 import _thread
 import os
 import sys
@@ -57,12 +61,13 @@ if TYPE_CHECKING:
 
     Reply = dict[str, Any]
 if TYPE_CHECKING or __name__ != "__main__":  # imported by the harness itself (tests, tools)
-    from harness.sandbox import botenv, construct, wire
+    from harness.sandbox import botenv, construct, deadline, wire
     from harness.sandbox import guard as guard_module
 else:  # a bot's process
     sys.path.insert(0, _HERE)
     import _harness_botenv as botenv
     import _harness_construct as construct
+    import _harness_deadline as deadline
     import _harness_guard as guard_module
     import _harness_wire as wire
 
@@ -86,6 +91,7 @@ MAX_ANSWER_BYTES = 1 << 20
 IDLE = 0.05  # how often the worker's clock looks for a call in progress (s)
 REASON_CHARS = 2000
 NCPU = os.cpu_count() or 1
+STACK_SIGNAL = getattr(_signal, "SIGUSR2", None)  # as the parent sends it (process.STACK_SIGNAL)
 
 
 def _plain(text: Any, limit: int = 300) -> str:
@@ -136,11 +142,10 @@ class BotThread:
 class Running:
     """The call the bot thread runs now, as the worker's clock sees it."""
 
-    __slots__ = ("seq", "what", "limit", "policy", "backstop", "wall0", "cpu0", "waited0")
+    __slots__ = ("seq", "what", "allow", "wall0", "cpu0", "waited0")
 
-    def __init__(self, seq: Any, what: str, limit: float, policy: str, backstop: float, waited0: float) -> None:
-        self.seq, self.what, self.limit, self.policy, self.backstop = seq, what, limit, policy, backstop
-        self.waited0 = waited0
+    def __init__(self, seq: Any, what: str, allow: deadline.Allowance, waited0: float) -> None:
+        self.seq, self.what, self.allow, self.waited0 = seq, what, allow, waited0
         self.wall0 = _wall_clock()
         self.cpu0 = _cpu_clock()
 
@@ -248,43 +253,49 @@ class Worker:
                 _sleep(3600)
 
     def overtime(self, call: Running) -> float | str:
-        """Which of the call's clocks ran out, or how long to sleep before asking again."""
-        allowed = call.backstop if call.policy == "cpu" else call.limit
+        """Which of the call's clocks ran out, or how long to sleep before asking again (:mod:`deadline`)."""
+        allow = call.allow
         elapsed = _wall_clock() - call.wall0
-        own = elapsed if elapsed < allowed else elapsed - (self.executor.waited() - call.waited0)
+        own = elapsed if elapsed < allow.own else deadline.own_time(elapsed, self.executor.waited() - call.waited0)
+        cpu = _cpu_clock() - call.cpu0 if allow.policy == "cpu" else 0.0
         # With threads of the bot's own, a refusal already recorded is still reported (as such).
-        if own >= allowed and (_threads() <= 1 or self.guard.violation is not None):
-            return "wall"
-        wait = max(allowed - own, 0.05)  # own time grows at most as fast as the wall clock
-        if call.policy == "cpu":
-            used = _cpu_clock() - call.cpu0
-            if used >= call.limit:
-                return "cpu"
-            # CPU time cannot grow faster than the cores the bot can use: sleep that long.
-            wait = min(wait, (call.limit - used) / NCPU)
-        return float(max(0.002, wait))
+        return deadline.worker_over(allow, own, cpu, NCPU, _threads() <= 1 or self.guard.violation is not None)
 
-    def timeout_reply(self, call: Running, clock: str) -> Reply:
-        """The reply for a call one of whose clocks ran out: which one, and where the bot was stuck."""
+    def timeout_reply(self, call: Running, clock: str, frame: FrameType | None = None) -> Reply:
+        """The reply for a call one of whose clocks ran out: which one, and where the bot was stuck
+        (``frame``: the bot thread's, else read from here)."""
         cpu = _cpu_clock() - call.cpu0
         # Where it was stuck, then the reply: the parent kills the whole process on it (no
         # stopper thread is started here: every thread counts against the bot's cap).
-        where = self.where(None, _current_frames().get(self.executor.ident or -1))
-        what = call.what
-        if clock == "cpu":
-            reason = f"{what} used more than {call.limit:g} s of CPU time"
-        elif call.policy == "cpu":
-            reason = f"{what} did not return within the wall-clock backstop of {call.backstop:g} s"
-        else:
-            reason = f"{what} did not return within {call.limit:g} s"
+        where = self.where(None, frame or _current_frames().get(self.executor.ident or -1))
         message = {"ok": False, "verdict": "timeout", "cpu": cpu, "clock": clock,
-                   "reason": reason + (f" (stuck{where})" if where else "")}
+                   "reason": deadline.worker_reason(call.allow, call.what, clock, where)}
         # Read last: bot code that ran on this thread meanwhile (a garbage collector's callback,
         # triggered by the allocations above) is charged too.
         violation = self.guard.take_violation()
         if violation is not None:
             return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu}
         return message
+
+    def on_stack_request(self, _signum: int, frame: FrameType | None) -> None:
+        """The parent is about to kill the call in progress for time (its :data:`STACK_SIGNAL`):
+        say where the bot thread is. Runs on the bot thread, at the bot's instruction ``frame``.
+
+        Only if no reply to the call is under way (the claim, as the clock thread takes it).
+        The parent has decided already; this names the line in its reason, nothing more.
+        """
+        call = self.running
+        if call is None or not self.claim.acquire(False):
+            return
+        if self.running is not call:
+            self.claim.release()
+            return
+        self.running = None
+        message = self.timeout_reply(call, "wall", frame)
+        message["seq"] = call.seq
+        self.reply(message)
+        while True:  # never back into the bot's code: the parent kills this process now
+            _sleep(3600)
 
     def build_object(self, name: Any, type_name: str, fields: dict[str, Any]) -> Any:
         cls = self.class_by_wire.get(name) if isinstance(name, str) else None
@@ -430,16 +441,15 @@ class Worker:
 
     def run(self, job: Callable[[], Reply], request: dict[str, Any], what: str) -> Reply:
         """Run ``job`` here, on the bot thread, timed by the clock thread; map every outcome to a reply."""
-        limit = float(request["limit"])
-        policy = request.get("policy", "wall")
-        backstop = float(request.get("backstop", limit))
+        allow = deadline.Allowance(float(request["limit"]), request.get("policy", "wall"),
+                                   float(request.get("backstop", 1.0)))
         # The record is read (and so reset) before the call and after it. A refusal since the last
         # call (a thread of the bot's, code it slipped onto the clock thread) is the bot's too:
         # charged now, before any more of its code runs.
         violation = self.guard.take_violation()
         if violation is not None:
             return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": 0.0}
-        call = self.running = Running(request.get("seq"), what, limit, policy, backstop, self.executor.waited())
+        call = self.running = Running(request.get("seq"), what, allow, self.executor.waited())
         try:
             outcome = job()
         except BaseException:  # noqa: BLE001 - the job describes the bot's errors itself
@@ -565,6 +575,9 @@ def main() -> None:
     sys.dont_write_bytecode = True
     del sys.argv[1:]
     worker = Worker(req_fd, rep_fd, guard, stdlib)
+    # The parent's question before a kill for time: where is the bot thread? (Before any bot code.)
+    if STACK_SIGNAL is not None:
+        _signal.signal(STACK_SIGNAL, worker.on_stack_request)
     # The clock first: the parent finds it among the process's threads when the hello comes.
     worker.clock_ident = _start_thread(worker.clock, ())
     worker.executor.loop()

@@ -90,7 +90,7 @@ def test_the_json_of_a_correct_bot(tmp_path: Path) -> None:
     assert [(g["opponent"], g["seat"], g["seed"]) for g in report["games"]] == [
         ("strategie", 0, 1), ("strategie", 1, 2), ("strategie", 0, 3)]
     assert all(g["verdict"] == "ok" and g["plies"] > 0 for g in report["games"])
-    assert report["slowest_moves"][0]["wall"] >= report["slowest_moves"][-1]["wall"] > 0
+    assert report["slowest_moves"][0]["own"] >= report["slowest_moves"][-1]["own"] > 0
 
 
 # bot -> (verdict of its first failing game, words of the reason, after how many plies, its answer)
