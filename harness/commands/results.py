@@ -93,8 +93,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     for results in _all_results(args, light=True):
         runs = results.runs
         job = results.job
-    from harness.report.history import describe
-    from harness.terminal import width, wrapped
+        say(f"{job.name} ({job.game}, {job.format})")
+        say(f"  last run: {describe(runs[-1]) if runs else 'never'}")
+        say(f"  stored: {format_of(job).stored_text(results)}")
         errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
         if errors:
             last = errors[-1]
