@@ -35,6 +35,7 @@ and one left by a harness that was killed is removed by the next
 from __future__ import annotations
 
 import atexit
+from collections.abc import Callable
 import compileall
 import importlib.util
 import itertools
@@ -134,6 +135,20 @@ def botapi(source: Path) -> Path:
         _sealed[lib] = _seal(lib)
         _apis[source] = (lib, signature, target)
         return target
+
+
+def reseal(lib: Path, add: Callable[[], None]) -> None:
+    """Run ``add``, which writes the harness's own files into the folder ``lib`` (the container
+    tier's read-only package copies), and seal the folder again as it then is.
+
+    Checked first, under the same lock as every start: a folder changed behind our back is not
+    resealed (the next start retires it and builds a fresh one).
+    """
+    with _lock:
+        intact = _sealed.get(lib) == _seal(lib)
+        add()
+        if intact:
+            _sealed[lib] = _seal(lib)
 
 
 def bytecode(source: bytes) -> bytes | None:

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.sandbox import landlock, packages, privileges
+from harness.sandbox import botside, landlock, packages, privileges
 
 FIX = ("install the harness in a venv made from a python every user can read, e.g. "
        f"`/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]} -m venv /opt/harness && "
@@ -127,12 +127,16 @@ def readable_packages(found: Iterable[packages.Package], lib: Path) -> list[pack
                 if copy is None or not copy.exists():
                     site = hashlib.sha256(str(root.parent).encode()).hexdigest()[:12]
                     copy = lib / "packages" / site / root.name
-                    copy.parent.mkdir(parents=True, exist_ok=True)
-                    if root.is_dir():
-                        shutil.copytree(root, copy, symlinks=True, dirs_exist_ok=True)
-                    else:
-                        shutil.copy2(root, copy)
-                    _read_only(copy.parent.parent)
+
+                    def add(root: Path = root, copy: Path = copy) -> None:
+                        copy.parent.mkdir(parents=True, exist_ok=True)
+                        if root.is_dir():
+                            shutil.copytree(root, copy, symlinks=True, dirs_exist_ok=True)
+                        else:
+                            shutil.copy2(root, copy)
+                        _read_only(copy.parent.parent)
+
+                    botside.reseal(lib, add)  # the folder is sealed: the harness's own addition keeps it so
                     _copies[(lib, root)] = copy
             roots.append(copy)
         out.append(dataclasses.replace(package, roots=tuple(roots)))

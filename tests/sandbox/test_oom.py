@@ -88,11 +88,11 @@ def test_such_a_game_charges_no_one_and_is_played_again(host_oom: list[int], mon
     store keeps the game only until it is played again (as every harness_error game)."""
     call = BotProcess.call
 
-    def kill_during_the_first_move(bot: BotProcess, c: Call) -> CallResult:
+    def kill_during_the_first_move(bot: BotProcess, c: Call, **how: bool) -> CallResult:
         if bot.label == "victim" and c.method == "zet" and bot.worker_pid is not None:
             threading.Timer(0.3, lambda pid=bot.worker_pid: (host_oom.__setitem__(0, host_oom[0] + 1),
                                                               os.kill(pid, signal.SIGKILL))).start()
-        return call(bot, c)
+        return call(bot, c, **how)
 
     monkeypatch.setattr(BotProcess, "call", kill_during_the_first_move)
     record = play_match(GAME, [SLEEPER, BASIS], seed=1, logins=["victim", "basis"], limits=LIMITS)
