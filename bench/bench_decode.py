@@ -18,7 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.sandbox import judge, wire  # noqa: E402
+from harness.sandbox import judge
+from harness.sandbox.bot import wire  # noqa: E402
 
 
 def frame(value: object) -> bytes:

@@ -4,7 +4,7 @@
 
 Each run is a fresh interpreter started as a bot's is (``-I -S -B``) that imports ``ctypes``
 (plain mode's worker imports it anyway, for ``PR_SET_PDEATHSIG``) and then times
-:func:`harness.sandbox.landlock.restrict` with the rules a bot gets (its interpreter's
+:func:`harness.sandbox.bot.landlock.restrict` with the rules a bot gets (its interpreter's
 standard library, the system's shared libraries, the devices, a code and a work folder).
 Prints the minimum and median in milliseconds, with the kernel's ABI.
 """

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness.games import get_game  # noqa: E402
 from harness.games.base import Call, WireObject  # noqa: E402
 from harness.sandbox import BotProcess  # noqa: E402
-from harness.sandbox import wire  # noqa: E402
+from harness.sandbox.bot import wire  # noqa: E402
 
 TRIVIAL = b"class Player:\n    def __init__(self, name):\n        pass\n    def zet(self, spel):\n        return 2\n"
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness.games.base import Call, GameSpec  # noqa: E402
 from harness.sandbox.bubblewrap import support  # noqa: E402
 from harness.sandbox.limits import Limits  # noqa: E402
-from harness.sandbox.packages import THREAD_ENV, PackageError, link_folder, resolve_all  # noqa: E402
+from harness.sandbox.checks.packages import THREAD_ENV, PackageError, link_folder, resolve_all  # noqa: E402
 from harness.sandbox.process import BotProcess  # noqa: E402
 
 BOT = b'''

@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.sandbox import judge, wire  # noqa: E402
+from harness.sandbox import judge
+from harness.sandbox.bot import wire  # noqa: E402
 from harness.sandbox.limits import Limits  # noqa: E402
 
 M = 2 ** 61 - 1  # CPython hashes every int multiple of this to 0
@@ -106,8 +107,8 @@ CHECK = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from harness.games import get_game
-from harness.sandbox import scan
-from harness.sandbox.static import check_source
+from harness.sandbox.checks import scan
+from harness.sandbox.checks.static import check_source
 source = open({path!r}, "rb").read()
 out = {{}}
 for n, game in enumerate(("priemspel", "quoridor")):

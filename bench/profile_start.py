@@ -30,7 +30,8 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, args.repo)
     from harness.games import get_game
-    from harness.sandbox import botside, wire
+    from harness.sandbox import botside
+    from harness.sandbox.bot import wire
 
     game = get_game("priemspel")
     lib = botside.folder()

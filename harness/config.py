@@ -53,7 +53,7 @@ from harness.games.base import GameSpec, SettingsError
 from harness.keys import ConfigError, Reader, locate
 from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
-from harness.sandbox.packages import PackageError, approve
+from harness.sandbox.checks.packages import PackageError, approve
 from harness.tournament.formats import FORMATS, format_named, format_names
 from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 

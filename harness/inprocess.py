@@ -1,7 +1,7 @@
 """Games between trusted bot classes in this process, for every game: tests, benchmarks, analyses.
 
 No sandbox and no time limit, but otherwise the grader's path: every call's arguments and answer
-go through the real wire encoding (:mod:`harness.sandbox.wire`), so a bot receives fresh lists
+go through the real wire encoding (:mod:`harness.sandbox.bot.wire`), so a bot receives fresh lists
 and real wire objects (``Obstacle``, ``Spel`` ...) and the adapter sees exactly what the sandbox
 would deliver (a tuple stays a tuple, a look-alike class stays a look-alike). Answers are
 decoded by the game's adapter and judged by its referee; the first verdict ends the game, as
@@ -23,7 +23,7 @@ from typing import Any
 
 from harness.games.base import BadAnswer, Call, GameSpec, PlayedMove, WireObject, import_bot, places_of
 from harness.record import Verdict
-from harness.sandbox import construct, wire
+from harness.sandbox.bot import construct, wire
 
 
 def load_class(game: GameSpec, path: str | Path) -> type:

@@ -24,7 +24,7 @@ from harness import __version__
 from harness.games.base import BadAnswer, GameSpec, PlayedMove, WireObject, places_of, resolved_settings
 from harness.record import GameRecord, MoveRecord, PlayerRecord, Verdict
 from harness.sandbox.process import BotProcess, CallResult, Limits
-from harness.sandbox.static import check_source
+from harness.sandbox.checks.static import check_source
 from harness.submission import Submission
 from harness.text import block, data, line
 

@@ -3,7 +3,7 @@
 It takes the grader's own code path and plays what the grader plays: the grading job of the
 game (from the tournaments.yaml in force, else the shipped one), its settings, seeds, limits,
 opponent and bot environment. First the static rules of every file of the submission
-(:func:`harness.sandbox.static.findings`), the bot imported and constructed in a real sandboxed
+(:func:`harness.sandbox.checks.static.findings`), the bot imported and constructed in a real sandboxed
 process (:class:`BotProcess`), then the job's games for this one bot, exactly as the job
 schedules them. The first error is explained with the position (as text, and as an HTML
 replay file). ``--against NAME`` plays practice games against reference players instead.
@@ -26,7 +26,7 @@ from harness.match import bot_seed, play_match
 from harness.record import GameRecord, MoveRecord, Verdict
 from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits
-from harness.sandbox.static import environment, findings
+from harness.sandbox.checks.static import environment, findings
 from harness.submission import MAIN, Submission
 from harness.tournament.formats import make_tasks
 from harness.tournament.schedule import Entrant, Roll, Task, load_entrants

@@ -66,7 +66,7 @@ class MoveRecord:
     score: tuple[float, ...] = ()  # every player's score after the move
     accepted: bool = True
     # The bot's own part of ``wall``: less the time it waited for a CPU others held (what the wall
-    # clocks judge; see harness.sandbox.deadline). None where it is all of ``wall`` (and in older records).
+    # clocks judge; see harness.sandbox.bot.deadline). None where it is all of ``wall`` (and in older records).
     own: float | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox.static import check_source, findings
+from harness.sandbox.checks.static import check_source, findings
 from harness.submission import MAX_BYTES, MAX_FILES, Submission, SubmissionError, read_submission, read_zip
 from tests.conftest import REPO
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from harness.cli import UsageError
 from harness.config import Config, ConfigError, Job, load_config
-from harness.sandbox.packages import PackageError, approve
+from harness.sandbox.checks.packages import PackageError, approve
 from harness.submission import SubmissionError
 from harness.tournament.formats import job_results
 from harness.tournament.results import JobResults

@@ -15,7 +15,7 @@ from harness.cli import UsageError
 def _live_check() -> str:
     """Start a trivial bot in the sandbox, call it, and say how it went."""
     from harness.games.base import Call
-    from harness.sandbox.calibrate import CALIBRATION_BOT, CALIBRATION_GAME
+    from harness.sandbox.checks.calibrate import CALIBRATION_BOT, CALIBRATION_GAME
     from harness.sandbox.limits import Limits
     from harness.sandbox.process import BotProcess
 
@@ -62,7 +62,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"  - {gap}")
     print(f"live check: {_live_check()}")
     if args.calibrate:
-        from harness.sandbox.calibrate import self_check
+        from harness.sandbox.checks.calibrate import self_check
 
         # The very check `harness run` makes, under a job's default limits (cpu, 1.5x backstop).
         report = self_check(Limits.default(policy=args.policy))

@@ -29,7 +29,7 @@ class Refused(Exception):
 
 def self_check(quiet: bool) -> Callable[[Job], None]:
     """The timing self-check before a job plays games here: refuses (one line) on an unfit machine."""
-    from harness.sandbox.calibrate import HarnessUnfit, ensure_fair_timing
+    from harness.sandbox.checks.calibrate import HarnessUnfit, ensure_fair_timing
 
     def check(job: Job) -> None:
         try:

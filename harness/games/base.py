@@ -7,7 +7,7 @@ A game is a package ``harness.games.<name>`` whose ``__init__`` exposes ``GAME``
   ``random.Random`` handed to :meth:`Rules.initial`. The only authority on the rules.
 * ``adapter`` (:class:`Adapter`): how a referee state becomes the method calls the students'
   interface prescribes, and how a bot's answer (already decoded from the wire into plain
-  Python values, see :mod:`harness.sandbox.wire`) becomes a referee move, or a
+  Python values, see :mod:`harness.sandbox.bot.wire`) becomes a referee move, or a
   :class:`BadAnswer`.
 * ``botapi_dir``: the folder holding the exact modules students import (``base.py``,
   ``obstacle.py`` ...). It is put on the bot's ``sys.path`` in the sandbox.

@@ -52,7 +52,7 @@ from pathlib import Path
 from harness.sandbox.remove import remove_or_report
 from harness.sandbox.stale import LIB_PREFIX
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent / "bot"  # the modules that run inside a bot's process
 PREFIX = LIB_PREFIX
 # The bot-side sources and their module names in the bot's process (None: the script, __main__).
 MODULES: dict[str, str | None] = {"worker.py": None, "wire.py": "_harness_wire", "guard.py": "_harness_guard",

@@ -12,7 +12,7 @@ it is ``nobody`` (uid 65534) with no capabilities and cannot create further name
   ``/etc/ld.so.cache`` and ``/etc/localtime``;
 * the harness's bot-side files, compiled (:mod:`harness.sandbox.botside`), read-only;
 * the installed packages its game and job approve (e.g. Pillow for Štreky), read-only at their
-  own paths, through a folder of links on its ``sys.path`` (:mod:`harness.sandbox.packages`);
+  own paths, through a folder of links on its ``sys.path`` (:mod:`harness.sandbox.checks.packages`);
 * its game's bot API folder and its own ``player.py``, read-only;
 * one writable directory, its working directory: an empty tmpfs capped in size;
 * a fresh ``/proc`` (its own PID namespace only) and a minimal read-only ``/dev``.

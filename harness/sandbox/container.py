@@ -23,7 +23,9 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.sandbox import botside, landlock, packages, privileges
+from harness.sandbox import botside, privileges
+from harness.sandbox.bot import landlock
+from harness.sandbox.checks import packages
 
 FIX = ("install the harness in a venv made from a python every user can read, e.g. "
        f"`/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]} -m venv /opt/harness && "

@@ -36,7 +36,7 @@ from typing import Any
 
 from harness.games.base import WireObject
 from harness.record import Verdict
-from harness.sandbox import wire
+from harness.sandbox.bot import wire
 from harness.sandbox.limits import POLICIES
 
 # What the worker may report: each charges the bot, so forging one gains the bot nothing.

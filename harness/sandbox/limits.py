@@ -7,7 +7,7 @@ from typing import Any
 
 from harness.games.base import GameSpec
 from harness.record import Verdict
-from harness.sandbox.deadline import DEFAULT_BACKSTOP, DEFAULT_POLICY, POLICIES
+from harness.sandbox.bot.deadline import DEFAULT_BACKSTOP, DEFAULT_POLICY, POLICIES
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Limits:
     time as the parent measures it) or ``"cpu"`` (CPU time of the bot's whole process tree, so
     a loaded machine cannot cost a bot its game) with a wall-clock backstop of ``backstop``
     times the limit (a bot that sleeps or blocks is still stopped). The rule that judges a call
-    by them is :mod:`harness.sandbox.deadline`; a game's default limits are :meth:`default`.
+    by them is :mod:`harness.sandbox.bot.deadline`; a game's default limits are :meth:`default`.
     """
 
     init: float = 1.0  # the constructor and each setup call (e.g. Quoridor's initialization)
@@ -54,8 +54,8 @@ class Limits:
     @classmethod
     def default(cls, game: GameSpec | None = None, policy: str | None = None, **changes: Any) -> Limits:
         """The limits a job, ``check`` and ``doctor`` judge by unless told otherwise: the game's call
-        limits (if ``game``), the :data:`~harness.sandbox.deadline.DEFAULT_POLICY` (``policy``
-        overrides it) with its :data:`~harness.sandbox.deadline.DEFAULT_BACKSTOP`, and ``changes``.
+        limits (if ``game``), the :data:`~harness.sandbox.bot.deadline.DEFAULT_POLICY` (``policy``
+        overrides it) with its :data:`~harness.sandbox.bot.deadline.DEFAULT_BACKSTOP`, and ``changes``.
 
         The one way to build them. A bare ``Limits()`` is the ``wall`` policy with a 3x backstop:
         the laboratory setting the sandbox's own tests pin.

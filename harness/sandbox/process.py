@@ -32,18 +32,20 @@ from typing import Any
 
 from harness.games.base import Call, GameSpec
 from harness.record import Verdict
-from harness.sandbox import deadline, judge, packages, procfs, reaper, wire
+from harness.sandbox.bot import deadline, wire
+from harness.sandbox import judge, procfs, reaper
+from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable
 from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
-from harness.sandbox.static import submitted
+from harness.sandbox.checks.static import submitted
 from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.spawn import spawn
 from harness.sandbox.turns import OwnClock, Turns
 from harness.sandbox.workcap import WorkCap
 from harness.submission import MAIN, Submission
 
-WORKER = Path(__file__).with_name("worker.py")  # the source; bots run it compiled (botside.script())
+WORKER = Path(__file__).parent / "bot" / "worker.py"  # the source; bots run it compiled (botside.script())
 NCPU = os.cpu_count() or 1
 _EOF = object()  # the bot's end of the reply channel closed
 _POSIX = os.name == "posix"

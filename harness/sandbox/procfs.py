@@ -38,7 +38,7 @@ def tree(root: int) -> list[int]:
 
 def clock_threads(pid: int) -> frozenset[int]:
     """The worker ``pid``'s threads other than its main one (the bot's): at its hello, before any
-    bot code has run, that is its clock thread alone (:mod:`harness.sandbox.worker`)."""
+    bot code has run, that is its clock thread alone (:mod:`harness.sandbox.bot.worker`)."""
     try:
         return frozenset(int(t) for t in os.listdir(f"/proc/{pid}/task")) - {pid}
     except (OSError, ValueError):

@@ -15,15 +15,40 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from harness.sandbox import botside, bubblewrap, container, launcher, packages, privileges, stale
+from harness.sandbox import botside, bubblewrap, container, launcher, privileges, stale
+from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import use_bwrap
 from harness.sandbox.turns import BWRAP_TASKS
 
 if TYPE_CHECKING:
-    from harness.sandbox.process import BotProcess
+    from harness.games.base import GameSpec
+    from harness.sandbox.limits import Limits
+    from harness.submission import Submission
+
+
+class BotProcess(Protocol):
+    """What starting a bot reads and sets of its :class:`harness.sandbox.process.BotProcess`.
+
+    A protocol, not an import: the process module imports this one, and the parent's two halves
+    must not import each other.
+    """
+
+    game: GameSpec
+    submission: Submission
+    limits: Limits
+    package_roots: list[Path]
+    proc: subprocess.Popen[bytes] | None
+    root: Path | None
+    botapi: Path | None
+    cgroup: BotCgroup | None
+    bwrap: bool
+    uid: int | None
+    _req_w: int | None
+    _rep_r: int | None
+    _enrolled: bool
 
 _SWEPT = False  # what a harness killed earlier left behind was swept (once per process)
 

@@ -12,7 +12,7 @@ Three sources, best first:
 The wall-clock clocks (the ``wall`` policy, the ``cpu`` policy's backstop) judge the bot's
 *own* time: elapsed time minus the time its threads waited for a CPU (:class:`WaitMeter`), so
 a loaded machine costs a bot nothing. The rule itself (allowances, own time, the reasons) is
-:mod:`harness.sandbox.deadline`.
+:mod:`harness.sandbox.bot.deadline`.
 """
 
 from __future__ import annotations

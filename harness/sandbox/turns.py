@@ -19,7 +19,7 @@ import signal
 from collections.abc import Callable
 
 from harness.sandbox.cgroup import BotCgroup
-from harness.sandbox.deadline import own_time
+from harness.sandbox.bot.deadline import own_time
 from harness.sandbox.timing import WaitMeter
 
 NCPU = os.cpu_count() or 1

@@ -24,7 +24,7 @@ from harness.games import get_game
 from harness.games.base import Call, GameSpec
 from harness.games.battery import Battery, BatteryResult
 from harness.sandbox import BotProcess, CallResult, Limits
-from harness.sandbox.static import check_source
+from harness.sandbox.checks.static import check_source
 from harness.submission import Submission
 from harness.tournament.standings import Row
 

@@ -33,7 +33,7 @@ class ClusterUnfit(ClusterError):
 
 def worker_self_check(limits: dict[str, Any]) -> tuple[bool, str]:
     """Run on a worker: can this machine time bots fairly under ``limits`` now?"""
-    from harness.sandbox.calibrate import self_check
+    from harness.sandbox.checks.calibrate import self_check
     from harness.sandbox.limits import Limits
 
     report = self_check(Limits(**limits))

@@ -15,7 +15,7 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox.static import findings
+from harness.sandbox.checks.static import findings
 from harness.submission import read_submission
 from tests.check.test_check_cli import check
 from tests.conftest import REPO, last_said

@@ -19,7 +19,8 @@ import pytest
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
-from harness.sandbox import Limits, scan
+from harness.sandbox import Limits
+from harness.sandbox.checks import scan
 from harness.submission import MAIN, MAX_FILE_BYTES, Submission
 from tests.hostile.conftest import REPO, Arena
 

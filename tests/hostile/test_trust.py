@@ -145,7 +145,7 @@ def test_a_timeout_never_says_line_none(arena: Arena, no_leftovers: None) -> Non
 def test_a_line_less_instruction_falls_back_to_a_real_line() -> None:
     """The worker's place finder: an instruction without a line (``tb_lineno``/``f_lineno`` None)
     gets the line of the nearest instruction before it that has one, inside the same function."""
-    from harness.sandbox.worker import line_of
+    from harness.sandbox.bot.worker import line_of
 
     namespace: dict[str, Any] = {}
     exec(compile(textwrap.dedent("""

@@ -20,7 +20,8 @@ import pytest
 
 from harness.games import get_game
 from harness.games.base import Call, WireObject
-from harness.sandbox import BotProcess, judge, wire
+from harness.sandbox import BotProcess, judge
+from harness.sandbox.bot import wire
 from harness.sandbox.timing import WaitMeter
 
 GAME = get_game("priemspel")

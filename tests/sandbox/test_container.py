@@ -28,7 +28,8 @@ import pytest
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
-from harness.sandbox import Limits, container, isolation, landlock, privileges
+from harness.sandbox import Limits, container, isolation, privileges
+from harness.sandbox.bot import landlock
 from tests.conftest import REPO
 from tests.sandbox.conftest import SANDBOX_BOTS
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from harness.games import get_game
-from harness.sandbox import deadline
-from harness.sandbox.deadline import Allowance
+from harness.sandbox.bot import deadline
+from harness.sandbox.bot.deadline import Allowance
 from harness.sandbox.limits import Limits
 
 WALL = Allowance(1.0, "wall", 3.0, 0.25)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.sandbox.guard import Forbidden, Guard
+from harness.sandbox.bot.guard import Forbidden, Guard
 
 
 @pytest.fixture

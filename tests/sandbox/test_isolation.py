@@ -15,7 +15,7 @@ from harness.cli import main
 from harness.games import get_game
 from harness.games.base import Call
 from harness.sandbox import BotProcess, Limits, bubblewrap, cgroup, isolation
-from harness.sandbox.calibrate import HarnessUnfit, calibrate, ensure_fair_timing
+from harness.sandbox.checks.calibrate import HarnessUnfit, calibrate, ensure_fair_timing
 
 GAME = get_game("priemspel")
 

@@ -18,9 +18,9 @@ from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox import scan
-from harness.sandbox.scan import UNCHECKED
-from harness.sandbox.static import check_source, findings, parse
+from harness.sandbox.checks import scan
+from harness.sandbox.checks.scan import UNCHECKED
+from harness.sandbox.checks.static import check_source, findings, parse
 from harness.submission import Submission, imported_names
 from tests.conftest import REPO
 

@@ -4,7 +4,7 @@ Setup: ``Player(color, board)`` as the seed builds it ("referencia sa nastaví v
 the seat's colour string (``"black"``, ``"yellow"``, ``"green"``, ``"red"``) and the board view
 of the start position. A class whose constructor takes only the colour is built as
 ``Player(color)``; one that takes neither form gets a verdict naming both (see
-:mod:`harness.sandbox.construct`). Each decision: ``setattr("board", Board)`` (a fresh read-only
+:mod:`harness.sandbox.bot.construct`). Each decision: ``setattr("board", Board)`` (a fresh read-only
 view of all sixteen pieces, so the board stays current; not timed) then ``get_move(roll)``, one
 call per roll that has a valid move.
 

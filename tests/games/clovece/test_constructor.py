@@ -1,7 +1,7 @@
 """Človeče builds the player as the seed does, ``Player(color, board)``; ``Player(color)`` too.
 
 Real sandboxed games (four bot processes each) for the seed's shape, the colour-only shape and a
-wrong shape with its pinned reason; the shape reading itself (:mod:`harness.sandbox.construct`)
+wrong shape with its pinned reason; the shape reading itself (:mod:`harness.sandbox.bot.construct`)
 on the kinds of constructors students write.
 """
 
@@ -16,7 +16,7 @@ from harness.games.clovece import GAME
 from harness.inprocess import LocalBot, play
 from harness.match import play_match
 from harness.record import Verdict
-from harness.sandbox.construct import choose_arity, mismatch, signature_text
+from harness.sandbox.bot.construct import choose_arity, mismatch, signature_text
 
 RANDOM = (GAME.reference_dir / "random.py").read_bytes()
 

@@ -15,5 +15,5 @@ class Player:
         self.name = name
 
     def zet(self, spel):
-        import harness.sandbox.worker
+        import harness.sandbox.bot.worker
         return step(spel)

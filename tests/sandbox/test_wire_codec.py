@@ -1,6 +1,6 @@
 """The wire's JSON without the json module (``_json`` alone) does exactly what json does.
 
-:mod:`harness.sandbox.wire` encodes and parses with the C accelerator ``_json`` directly, so a
+:mod:`harness.sandbox.bot.wire` encodes and parses with the C accelerator ``_json`` directly, so a
 bot's process never imports ``json`` (and ``re``). These tests hold it to the json module's own
 results on the same hostile inputs: the same values, the same refusals with the same messages.
 The fallback (a Python without ``_json``) is run too, in a real interpreter where ``_json``
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from harness.sandbox import wire
+from harness.sandbox.bot import wire
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -128,7 +128,7 @@ _FALLBACK = """
 import json, sys
 sys.modules["_json"] = None  # this Python has no _json: the wire must use the json module
 sys.path.insert(0, sys.argv[1])
-from harness.sandbox import wire
+from harness.sandbox.bot import wire
 assert wire._json is None
 out = []
 for data in json.loads(sys.stdin.read()):

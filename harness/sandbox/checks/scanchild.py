@@ -1,6 +1,6 @@
 """The child that parses one untrusted module for the static checks, under its own memory and CPU caps.
 
-Run by :mod:`harness.sandbox.scan` as ``python -I scanchild.py MEMORY_BYTES CPU_SECONDS`` with the
+Run by :mod:`harness.sandbox.checks.scan` as ``python -I scanchild.py MEMORY_BYTES CPU_SECONDS`` with the
 module's source on stdin; it writes one JSON line on stdout:
 
 * ``{"parsed": true, "imports": [[line, top-level module, guarded], ...]}``: every absolute
@@ -70,7 +70,7 @@ def imports(tree: object) -> list[list]:
 
 
 def scan(source: bytes) -> dict:
-    """What :mod:`harness.sandbox.scan` reads back for ``source`` (see the module's docstring)."""
+    """What :mod:`harness.sandbox.checks.scan` reads back for ``source`` (see the module's docstring)."""
     import ast
 
     try:

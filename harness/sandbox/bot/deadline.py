@@ -2,7 +2,7 @@
 
 Pure: no clock, no I/O, no imports. Figures go in (seconds measured by the caller), a decision
 and its text come out. Both sides use it: the parent (:mod:`harness.sandbox.process`), which
-alone decides a verdict, and the worker in the bot's process (:mod:`harness.sandbox.worker`,
+alone decides a verdict, and the worker in the bot's process (:mod:`harness.sandbox.bot.worker`,
 shipped to it as ``_harness_deadline`` by :mod:`harness.sandbox.botside`), whose clock only
 says earlier, and with the line the bot was stuck on, what the parent would decide anyway.
 

@@ -61,8 +61,8 @@ if TYPE_CHECKING:
 
     Reply = dict[str, Any]
 if TYPE_CHECKING or __name__ != "__main__":  # imported by the harness itself (tests, tools)
-    from harness.sandbox import botenv, construct, deadline, wire
-    from harness.sandbox import guard as guard_module
+    from harness.sandbox.bot import botenv, construct, deadline, wire
+    from harness.sandbox.bot import guard as guard_module
 else:  # a bot's process
     sys.path.insert(0, _HERE)
     import _harness_botenv as botenv

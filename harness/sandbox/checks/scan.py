@@ -2,7 +2,7 @@
 
 Parsing is the one step of the static checks whose cost a student chooses: a 4 MiB ``player.py``
 that is one list literal takes ``ast.parse`` 2 GB of memory and about 10 s of CPU. So the parent
-never parses a submission itself. :func:`scan` runs :mod:`harness.sandbox.scanchild` in a child
+never parses a submission itself. :func:`scan` runs :mod:`harness.sandbox.checks.scanchild` in a child
 process with :data:`MEMORY` bytes of address space and :data:`CPU` seconds of CPU time, and
 keeps what it says (the module's imports, or that it could not be parsed, or which cap it
 broke) under the SHA-256 of the source:
@@ -17,7 +17,7 @@ broke) under the SHA-256 of the source:
 
 The memory cap is a bot's own default address space (``Limits.memory_bytes``): a module whose
 parse needs more than that could not be imported by the bot either. A module past a cap is the
-bot's own problem (:mod:`harness.sandbox.static` makes it a ``forbidden`` finding); a child
+bot's own problem (:mod:`harness.sandbox.checks.static` makes it a ``forbidden`` finding); a child
 that cannot be started at all leaves the module unchecked here, to run time.
 """
 

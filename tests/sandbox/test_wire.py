@@ -7,7 +7,7 @@ import os
 import pytest
 
 from harness.games.base import WireObject
-from harness.sandbox import wire
+from harness.sandbox.bot import wire
 
 
 class Obstacle:

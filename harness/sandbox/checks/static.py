@@ -17,7 +17,7 @@ course's grader, with the bot's exception. A syntax error is not judged here: im
 bot's exception, with the line.
 
 Every module is parsed in a child process with a memory and a CPU cap, once per content
-(:mod:`harness.sandbox.scan`, cached across games and runs), never in the harness's own
+(:mod:`harness.sandbox.checks.scan`, cached across games and runs), never in the harness's own
 process: a module past those caps is a ``size`` finding, the bot's ``forbidden``.
 """
 
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from harness.games.base import GameSpec
 from harness.sandbox.limits import mib
-from harness.sandbox import scan as scanner
-from harness.sandbox.scan import Scan
+from harness.sandbox.checks import scan as scanner
+from harness.sandbox.checks.scan import Scan
 from harness.submission import MAIN, Submission
 
 PACKAGES_KEY = "bot_packages"
@@ -52,7 +52,7 @@ def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
 
 
 def parse(source: bytes) -> Scan:
-    """What parsing the module found (:func:`harness.sandbox.scan.scan`: in a capped child, once
+    """What parsing the module found (:func:`harness.sandbox.checks.scan.scan`: in a capped child, once
     per content; never in this process).
 
     A syntax error is the bot's exception at run time, with its line; so is a file too deep for
