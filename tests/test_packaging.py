@@ -28,7 +28,7 @@ def installed_harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
     done = installed("import harness, pathlib; print(pathlib.Path(harness.__file__).parent)", cwd)
     assert done.returncode == 0, f"the harness is not installed: run `pip install .` ({done.stderr.strip()[-200:]})"
     where = Path(done.stdout.strip())
-    for rel in ("sandbox/bubblewrap.py", "sandbox/worker.py", "sandbox/process.py", "cli.py"):
+    for rel in ("sandbox/bubblewrap.py", "sandbox/bot/worker.py", "sandbox/process.py", "cli.py"):
         mine, theirs = (hashlib.sha256((root / rel).read_bytes()).hexdigest() for root in (REPO / "harness", where))
         assert mine == theirs, f"the installed harness at {where} is stale ({rel}): run `pip install .`"
     return where

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -222,6 +223,17 @@ def first_error(results: JobResults, login: str) -> dict[str, Any] | None:
     return results.first_errors.get(login)
 
 
+# The grading machine's folders of a bot (its code and working folder, the compiled bot API):
+# a student's traceback names the files as submitted ("player.py"), not where the grader put them.
+_MACHINE_FOLDERS = re.compile(r"[^\s\"']*/harness-bot-[^/\s\"']+/(?:code|work)/"
+                              r"|[^\s\"']*/harness-lib-[^/\s\"']+/(?:api/[^/\s\"']+/)?")
+
+
+def as_student_sees(text: str) -> str:
+    """``text`` without the grading machine's folders of the bot: ``File "player.py", line 10``."""
+    return _MACHINE_FOLDERS.sub("", text)
+
+
 def student_text(results: JobResults, row: Row, *, private: bool) -> str:
     """What one student is told about one job; ``private`` adds their own output and traceback."""
     job = results.job
@@ -250,7 +262,7 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
                 for title, text in (("Your traceback", err["traceback"]), ("Your output (stdout)", err["stdout"]),
                                     ("Your output (stderr)", err["stderr"])):
                     if text.strip():
-                        lines.append(f"{title}:\n" + textwrap.indent(text.strip()[-3000:], "  "))
+                        lines.append(f"{title}:\n" + textwrap.indent(as_student_sees(text.strip()[-3000:]), "  "))
     if row.code_rules:  # the seed's code rules (issue 29): what they found, with the lines
         from harness.coderules.grading import code_rules_text
 

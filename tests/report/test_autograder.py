@@ -334,8 +334,9 @@ def test_a_disarmed_bot_that_forges_results_and_kills_the_harness_gets_no_points
     test = check_format(results)
     assert results["score"] == test["score"] == 0.0 and test["status"] == "failed"
     assert "forged" not in json.dumps(results)
-    if isolation == "plain":  # it killed its parent (the run's game process): the grading did not finish
-        assert "did not finish" in test["output"] and "0 of 4 games" in test["output"], test["output"]
+    # As a uid of its own (the container tier: no bot runs as root) it cannot kill the harness,
+    # only itself: its own crash is charged, and the harness writes the result from its records.
+    assert "crash: the bot's process was killed by SIGKILL" in test["output"], test["output"]
     assert sorted(p.name for p in (installed / "results").iterdir()) == ["results.json"]
     # Only the harness writes there: a bot's own uid (the uid drop) can read, not write.
     for path, mode in ((installed / "results", 0o755), (installed / "results" / "results.json", 0o644)):

@@ -1,4 +1,4 @@
-"""The timing rule (sandbox/deadline.py), as tables: figures in, a decision and its text out.
+"""The timing rule (sandbox/bot/deadline.py), as tables: figures in, a decision and its text out.
 
 The end-to-end timing tests (real bots, real load) are in test_timing.py and test_stuck.py;
 here every branch of the rule is pinned without a process or a clock.

@@ -20,7 +20,7 @@ import pytest
 
 from harness.sandbox.bot import wire
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (tests/sandbox/ is two below it)
 
 
 def _reference_parse(data: bytes | str) -> Any:

@@ -20,11 +20,12 @@ def harness(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def test_a_broken_zip_is_named_as_submitted_and_no_replay_is_referenced(tmp_path: Path) -> None:
     subs = tmp_path / "submissions"
-    for login in ("ann", "bob", "dan"):
+    for login in ("ann", "bob", "dan", "eve"):
         (subs / login).mkdir(parents=True)
     (subs / "ann" / "player.py").write_bytes(BASIS.read_bytes())
     (subs / "bob" / "player.zip").write_bytes(b"PK\x03\x04 this is not really a zip")
     (subs / "dan" / "player.py").write_bytes((BOTS / "priemspel/wrong_type.py").read_bytes())
+    (subs / "eve" / "player.py").write_bytes((BOTS / "priemspel/exception_midgame.py").read_bytes())
     config = tmp_path / "tournaments.yaml"
     config.write_text(f"""
 jobs:
@@ -55,5 +56,8 @@ jobs:
         assert "First error: game 1" in text and "bad_answer" in text
         assert "games/" not in text and ".html" not in text and "Replay" not in text  # not attached: not named
         assert "The position it was given:" in text  # drawn inline instead
+    for text in (feedback["eve"], grades["eve"]["tests"][0]["output"]):  # a traceback names the file as submitted
+        assert "Your traceback:" in text and 'File "player.py", line' in text, text
+        assert "harness-bot-" not in text and "/tmp/" not in text, text
     assert set(grades["dan"]) == {"score", "output", "tests", "leaderboard", "visibility"}  # no top-level max_score
     assert grades["dan"]["tests"][0]["max_score"] == 1
