@@ -29,7 +29,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness.games.base import Call, GameSpec  # noqa: E402
+from harness.games.base import Call, GameSpec, SubmissionRules  # noqa: E402
 from harness.sandbox.bubblewrap import support  # noqa: E402
 from harness.sandbox.limits import Limits  # noqa: E402
 from harness.sandbox.checks.packages import THREAD_ENV, PackageError, link_folder, resolve_all  # noqa: E402
@@ -56,7 +56,7 @@ class Player:
 
 # A game with no packages of its own: only Limits(packages=...) makes any visible.
 GAME: GameSpec[Any, Any] = GameSpec(name="bench", title="bench", rules=None, adapter=None,  # type: ignore[arg-type]
-                                    packages=())
+                                    submission=SubmissionRules(packages=()))
 PACKAGE_SETS: dict[str, tuple[str, ...]] = {"none": (), "PIL": ("PIL",), "numpy": ("numpy",)}
 IMPORTS = {"numpy": ("import_numpy", "import numpy"), "PIL": ("import_pil", "from PIL import Image")}
 

@@ -72,7 +72,8 @@ def main() -> None:
         roundtrip("load", {"op": "load", "path": str(player), "work": str(root / "work"), "code": str(root / "code"),
                            "sys_path": [str(api), str(root / "code")], "libraries": [],
                            "wire": {k: list(v) for k, v in game.wire_classes.items()}, "seed": 1, "limit": 5,
-                           "class": "Player", "forbidden": sorted(game.forbidden_imports), "rlimits": {"CORE": 0},
+                           "class": "Player", "forbidden": sorted(game.submission.forbidden_imports),
+                           "rlimits": {"CORE": 0},
                            "max_threads": 7, "seq": 1, "policy": "wall", "backstop": 5})
         roundtrip("init", {"op": "call", "method": "__init__", "args": ["x"], "limit": 5, "seq": 2})
         roundtrip("move", {"op": "call", "method": "zet", "limit": 5, "seq": 3,

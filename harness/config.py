@@ -297,7 +297,7 @@ def _packages(r: Reader, game: GameSpec) -> tuple[str, ...]:
         raise r.fail("bot_packages", f"must be a list of import names (e.g. [numpy]), got {raw!r}")
     for i, name in enumerate(raw):
         try:
-            approve(name, game.forbidden_imports, game.title)
+            approve(name, game.submission.forbidden_imports, game.title)
         except PackageError as exc:
             raise r.fail(f"bot_packages[{i}]", str(exc)) from None
     return tuple(sorted(set(raw)))
@@ -404,7 +404,7 @@ def _similarity(r: Reader, path: Path) -> SimilaritySettings:
 def _waive(r: Reader, game: GameSpec) -> dict[str, tuple[str, ...]]:
     """``waive: {login: [rule, ...]}``: code rules whose deduction does not apply to that student."""
     raw = r.get("waive", {})
-    known = {c.name for c in game.code_rules}
+    known = {c.name for c in game.submission.code_rules}
     if not isinstance(raw, dict):
         raise r.fail("waive", "must be a mapping of login to a list of code rules")
     out: dict[str, tuple[str, ...]] = {}

@@ -28,7 +28,7 @@ from harness.sandbox.bot import construct, wire
 
 def load_class(game: GameSpec, path: str | Path) -> type:
     """The student class (``Player``) of a bot file, imported with the game's bot API importable."""
-    return getattr(import_bot(path, game.botapi_dir), game.student_class)
+    return getattr(import_bot(path, game.botapi_dir), game.interface.student_class)
 
 
 def _wire_classes(game: GameSpec) -> dict[str, type]:

@@ -190,41 +190,42 @@ def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, set
                   seed: int = 0, limits: Limits | None = None) -> list[StaticCheck]:
     """The checks before any game: source rules of every file, import in the sandbox, methods, constructor."""
     limits = limits or Limits().with_game(game)
+    sub, cls, required = game.submission, game.interface.student_class, game.interface.required_methods
     source = Submission.of(source)
     found = findings(game, source, limits.packages)
     checks: list[StaticCheck] = []
     files = len(source.python_files())
-    if game.ascii_only:
+    if sub.ascii_only:
         bad = [f.reason for f in found if f.rule == "ascii"]
         checks.append(StaticCheck("source is ASCII-only", not bad, "; ".join(bad) or
                                   (f"{files} files" if files > 1 else "")))
     bad = [f.reason for f in found if f.rule in ("forbidden", "unapproved", "size")]
     allowed = ["the standard library", *game.botapi_modules, *sorted(environment(game, limits.packages))]
     detail = "; ".join(bad) or f"allowed: {', '.join(allowed)}" + (
-        f"; not allowed: {', '.join(sorted(game.forbidden_imports))}" if game.forbidden_imports else "")
+        f"; not allowed: {', '.join(sorted(sub.forbidden_imports))}" if sub.forbidden_imports else "")
     checks.append(StaticCheck("imports allowed", not bad, detail))
-    if not game.several_files:
+    if not sub.several_files:
         files_bad = [f.reason for f in found if f.rule == "files"]
         checks.append(StaticCheck(f"one file ({MAIN})", not files_bad, "; ".join(files_bad)))
     with BotProcess(game, source, label=login, seed=bot_seed(seed, 0), limits=limits) as bot:
         loaded = bot.load()
         if not loaded.ok:
             checks.append(StaticCheck("imports in the sandbox", False, _verdict_text(loaded.verdict, loaded.reason)))
-            checks.append(StaticCheck(f"class {game.student_class} with the required methods", None, "not checked"))
-            checks.append(StaticCheck(f"{game.student_class}(...) constructs", None, "not checked"))
+            checks.append(StaticCheck(f"class {cls} with the required methods", None, "not checked"))
+            checks.append(StaticCheck(f"{cls}(...) constructs", None, "not checked"))
             return checks
         methods = [str(m) for m in loaded.value] if isinstance(loaded.value, list) else []
-        missing = [m for m in game.required_methods if m not in methods]
+        missing = [m for m in required if m not in methods]
         have = ", ".join(methods) or "none"
-        checks.append(StaticCheck("imports in the sandbox", True, f"class {game.student_class} found"))
+        checks.append(StaticCheck("imports in the sandbox", True, f"class {cls} found"))
         checks.append(StaticCheck(
-            f"class {game.student_class} with the required methods", not missing,
+            f"class {cls} with the required methods", not missing,
             f"missing: {', '.join(m + '()' for m in missing)} (it has: {have})" if missing
-            else ", ".join(m + "()" for m in game.required_methods) or f"methods: {have}"))
+            else ", ".join(m + "()" for m in required) or f"methods: {have}"))
         state = game.rules.initial(game.rules.parse_settings(dict(settings)), random.Random(seed))
         calls = game.setup_calls(state, 0, login, False, limits.move)
         others = [c.method + "()" for c in calls[1:] if c.method != "setattr"]  # setattr is the harness's own
-        name = f"{game.student_class}(...) constructs" + (f" and {', '.join(others)} returns" if others else "")
+        name = f"{cls}(...) constructs" + (f" and {', '.join(others)} returns" if others else "")
         for call in calls:
             result = bot.call(call)
             if not result.ok:
@@ -232,7 +233,7 @@ def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, set
                 break
         else:
             shown = ", ".join(repr(a) for a in calls[0].args) if calls else ""
-            checks.append(StaticCheck(name, True, f"as {game.student_class}({shown[:60]}{'...' if len(shown) > 60 else ''})"))
+            checks.append(StaticCheck(name, True, f"as {cls}({shown[:60]}{'...' if len(shown) > 60 else ''})"))
     return checks
 
 
@@ -381,6 +382,6 @@ def limits_text(limits: Limits, game: GameSpec) -> str:
     else:
         clock = f"constructor {limits.init:g} s and each move {limits.move:g} s of wall-clock time"
     clock += " (time spent waiting for a busy machine's CPU is not counted)"
-    packages = sorted({*game.packages, *limits.packages})
+    packages = sorted({*game.submission.packages, *limits.packages})
     return (f"{clock}; memory {limits.memory_bytes >> 20} MiB"
             + (f"; bots may import {', '.join(packages)} besides the standard library" if packages else ""))

@@ -66,7 +66,7 @@ def test_the_studentapi_shims_are_the_games_modules() -> None:
     and a build from the sdist each run differently. A test that fails naming the missing shim
     keeps them in step instead."""
     wanted = {module: f"harness.games.{name}.botapi.{module}"
-              for name in game_names() for module in get_game(name).student_imports}
+              for name in game_names() for module in get_game(name).interface.student_imports}
     assert shim_targets() == wanted
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     assert sorted(project["tool"]["setuptools"]["py-modules"]) == sorted(wanted)
@@ -74,5 +74,5 @@ def test_the_studentapi_shims_are_the_games_modules() -> None:
 
 def test_a_game_names_only_bot_api_modules_it_ships(game: str) -> None:
     spec = get_game(game)
-    assert set(spec.student_imports) <= set(spec.botapi_modules), \
+    assert set(spec.interface.student_imports) <= set(spec.botapi_modules), \
         f"{game}: student_imports names a module not in its botapi/ folder"

@@ -1,6 +1,6 @@
 """The seeds' rules about how a bot is written (PEP 8, encapsulation), checked without running it.
 
-A game declares its rules in :attr:`harness.games.base.GameSpec.code_rules`. :func:`check_code`
+A game declares its rules in :attr:`harness.games.base.SubmissionRules.code_rules`. :func:`check_code`
 runs the checkers of :mod:`.checkers` on every ``.py`` file of a submission in a child process
 (``python -m harness.coderules``) under an address-space and a CPU-time limit, because they parse
 untrusted source: a file built to make a parser recurse, allocate or loop costs the child, not
@@ -126,7 +126,7 @@ def check_code(rules: Sequence[CodeRule], files: Iterable[tuple[str, bytes]], *,
 
 def code_rules_of(game: GameSpec, submission: Any, waived: Iterable[str] = ()) -> list[RuleResult]:
     """The game's code rules on a :class:`~harness.submission.Submission` (its ``.py`` files)."""
-    return check_code(game.code_rules, submission.python_files(), waived=waived)
+    return check_code(game.submission.code_rules, submission.python_files(), waived=waived)
 
 
 def share_off(results: Iterable[RuleResult]) -> float:

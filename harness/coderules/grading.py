@@ -54,12 +54,12 @@ def style_off(job: Job, results: Sequence[RuleResult]) -> float:
 def apply_code_rules(job: Job, roll: Roll, rows: Sequence[Row]) -> None:
     """Check the code rules of every student's submission and deduct what they cost (see above)."""
     game = job.spec
-    if not game.code_rules:
+    if not game.submission.code_rules:
         return
     path = job.results / CACHE
     cache = _load(path)
     stored: dict[str, Any] = cache.get("results", {})
-    names = [r.name for r in game.code_rules]
+    names = [r.name for r in game.submission.code_rules]
     changed = False
     submissions = {e.login: e.submission for e in roll.entrants if not e.reference}
     for row in rows:
@@ -70,7 +70,7 @@ def apply_code_rules(job: Job, roll: Roll, rows: Sequence[Row]) -> None:
         if key in stored:
             results = [_from_json(d) for d in stored[key]]
         else:
-            results = check_code(game.code_rules, submission.python_files())
+            results = check_code(game.submission.code_rules, submission.python_files())
             stored[key] = [r.to_json() for r in results]
             changed = True
         waived = set(job.waive.get(row.login, ()))

@@ -109,7 +109,7 @@ def packages_of(names: list[str] | None, game: Any) -> tuple[str, ...]:
     """The ``--package`` approvals, each checked like a job's ``bot_packages``."""
     for name in names or []:
         try:
-            approve(name, game.forbidden_imports, game.title)
+            approve(name, game.submission.forbidden_imports, game.title)
         except PackageError as exc:
             raise UsageError(f"--package {name}: {exc}") from None
     return tuple(sorted(set(names or [])))

@@ -171,7 +171,7 @@ def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission
     """The seed's code rules on the bot (checked in a capped child): each with its places.
 
     They never stop the games: the grader plays the bot and then takes off what a rule costs."""
-    if not game.code_rules:
+    if not game.submission.code_rules:
         return []
     from harness.coderules import code_rules_of
 

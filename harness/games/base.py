@@ -189,6 +189,56 @@ class CodeRule:
 
 
 @dataclass(frozen=True)
+class SubmissionRules:
+    """What a submission of a game may be and contain: the course's rules, checked before it plays.
+
+    ``ascii_only``: the source must be ASCII (Štreky's rule). ``forbidden_imports``: modules a bot
+    may never import, statically and at run time; a job can never approve one. ``packages``: the
+    course's bot environment, installed packages (import names) every bot of this game may import
+    besides the standard library and the bot API, e.g. ``("PIL",)`` for Štreky; a job adds more
+    with ``bot_packages``, and ``forbidden_imports`` always wins. ``several_files``: false if a
+    submission is ``player.py`` alone (Štreky §1.2): a module of the student's own that it imports
+    is refused by the static checks, and nothing but player.py reaches the bot. ``one_file_rule``:
+    the text's rule, quoted when a second module is refused. ``template_dir``: code every student
+    was given besides the bot API (the course's starting player.py ...): ``harness similarity``
+    never counts it as evidence of copying. ``code_rules``: the seed's rules about how the code is
+    written (PEP 8, encapsulation), checked statically by ``harness check`` and in grading (see
+    :mod:`harness.coderules`).
+    """
+
+    ascii_only: bool = False
+    forbidden_imports: frozenset[str] = frozenset()
+    packages: tuple[str, ...] = ()
+    several_files: bool = True
+    one_file_rule: str = ""
+    template_dir: Path | None = None
+    code_rules: tuple[CodeRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class Interface:
+    """How the course's manager talked to a bot, which the harness repeats.
+
+    ``student_class``: the class a bot module defines and the harness constructs. ``required_methods``:
+    the methods that class must have (checked before a bot plays, and by a battery).
+    ``after_init``: attributes the harness sets on a bot right after its constructor, as the
+    course's manager did: "tournament" (True in a tournament) and "timeout" (the move limit in
+    seconds). ``student_imports``: the bot API modules students import by name (``base``,
+    ``obstacle``): each has a top-level shim in harness/studentapi/ so ``import base`` works after
+    ``pip install`` too. ``any_position``: true if a bot can be asked about any position in a
+    fresh process, its constructor and turn calls depending on the position alone, never on calls
+    before (Blokovanie's ``move(board)``); then ``harness similarity --replay`` asks one bot the
+    positions another met.
+    """
+
+    student_class: str = "Player"
+    required_methods: tuple[str, ...] = ()
+    after_init: tuple[str, ...] = ()
+    student_imports: tuple[str, ...] = ()
+    any_position: bool = False
+
+
+@dataclass(frozen=True)
 class Conformance:
     """How the shared conformance suite (tests/test_conformance.py) plays a game: seeded random
     playouts cycling through ``settings``, each ending within ``max_plies``."""
@@ -218,47 +268,23 @@ class GameSpec(Generic[S, M]):
     players: int = 2
     init_limit: float = 1.0  # seconds for the constructor and each setup call
     move_limit: float = 1.0  # seconds for each turn call
-    ascii_only: bool = False  # the source must be ASCII (Štreky's rule)
-    forbidden_imports: frozenset[str] = frozenset()
-    student_class: str = "Player"
-    required_methods: tuple[str, ...] = ()
-    # The course's bot environment: installed packages (import names) every bot of this game may
-    # import besides the standard library and the bot API, e.g. ("PIL",) for Štreky. A job adds
-    # more with ``bot_packages``; ``forbidden_imports`` always wins.
-    packages: tuple[str, ...] = ()
     human: HumanInterface[S, M] | None = None  # a person's prompts, if the game has its own
-    # Attributes the harness sets on a bot right after its constructor, as the course's manager
-    # did: "tournament" (True in a tournament) and "timeout" (the move limit in seconds).
-    after_init: tuple[str, ...] = ()
     # Bumped when the same settings and seed start a different game than before (e.g. a new deal
     # generator): a job's stored games of an older version are played again, not reused.
     setup_version: int = 0
-    # False if a submission is ``player.py`` alone (Štreky §1.2): a module of the student's own
-    # that it imports is refused by the static checks, and nothing but player.py reaches the bot.
-    several_files: bool = True
-    one_file_rule: str = ""  # the text's rule, quoted when a second module is refused
     # A grading by fixed questions instead of games (Quoridor's SemBasic), if the game has one.
     battery: Battery | None = None
-    # True if a bot can be asked about any position in a fresh process: its constructor and turn
-    # calls depend on the position alone, never on calls before (Blokovanie's move(board)); then
-    # ``harness similarity --replay`` asks one bot the positions another met.
-    any_position: bool = False
-    # Code every student was given besides the bot API (the course's starting player.py ...):
-    # ``harness similarity`` never counts it as evidence of copying.
-    template_dir: Path | None = None
-    # The seed's rules about how the code is written (PEP 8, encapsulation), checked statically
-    # by ``harness check`` and in grading (see :mod:`harness.coderules`).
-    code_rules: tuple[CodeRule, ...] = ()
-    # The bot API modules students import by name (``base``, ``obstacle``): each has a top-level
-    # shim in harness/studentapi/ so ``import base`` works after ``pip install`` too.
-    student_imports: tuple[str, ...] = ()
+    # The course's rules for what a submission may be and contain.
+    submission: SubmissionRules = field(default_factory=SubmissionRules)
+    # How the course's manager talked to a bot: its class, methods, attributes and imports.
+    interface: Interface = field(default_factory=Interface)
     conformance: Conformance = field(default_factory=lambda: Conformance())
 
     def setup_calls(self, state: S, seat: int, login: str, tournament: bool, move_limit: float) -> list[Call]:
-        """The adapter's setup calls with the :attr:`after_init` attributes set after the constructor."""
+        """The adapter's setup calls with the ``interface.after_init`` attributes set after the constructor."""
         calls = list(self.adapter.setup_calls(state, seat, login, tournament))
         values = {"tournament": tournament, "timeout": move_limit}
-        extra = [Call("setattr", (name, values[name])) for name in self.after_init]
+        extra = [Call("setattr", (name, values[name])) for name in self.interface.after_init]
         at = next((i + 1 for i, c in enumerate(calls) if c.method == "__init__"), 0)
         return calls[:at] + extra + calls[at:]
 

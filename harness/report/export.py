@@ -84,7 +84,7 @@ def leaderboard(results: JobResults, fmt: str) -> str:
     if fmt == "csv":
         out = io.StringIO()
         # The code rules' column only where the game has code rules: other jobs' CSVs keep their bytes.
-        rules = bool(results.job.spec.code_rules)
+        rules = bool(results.job.spec.submission.code_rules)
         fields = [f for f in Row.__dataclass_fields__ if f != "extra" and (rules or f != "code_rules")]
         extra = sorted({k for r in rows for k in r.extra})
         writer = csv.DictWriter(out, fieldnames=fields + extra, lineterminator="\n")
@@ -153,7 +153,7 @@ def leaderboard_json(results: JobResults) -> dict[str, Any]:
             "complete": results.complete, "games": results.done, "total": results.total,
             **format_of(results.job).summary(results),
             "incomplete": results.incomplete or None, "awards": award_rule(results),
-            "rows": [_row_json(r, bool(results.job.spec.code_rules)) for r in results.rows]}
+            "rows": [_row_json(r, bool(results.job.spec.submission.code_rules)) for r in results.rows]}
 
 
 def _row_json(row: Row, rules: bool) -> dict[str, Any]:

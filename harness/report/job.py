@@ -61,7 +61,7 @@ def job_items(results: JobResults, public: bool) -> dict[str, Any]:
         items["limits"] = (f"constructor {lim.init:g} s, move {lim.move:g} s of {clock}"
                            + (f" (stopped after {lim.move * lim.backstop:g} s of wall-clock time)" if lim.policy == "cpu"
                               else "") + f", memory {lim.memory_bytes >> 20} MiB")
-        packages = sorted({*job.spec.packages, *lim.packages})
+        packages = sorted({*job.spec.submission.packages, *lim.packages})
         if packages:
             items["bot packages"] = ", ".join(packages)
     if public:

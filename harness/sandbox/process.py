@@ -182,8 +182,8 @@ class BotProcess:
                    "sys_path": [*botapi, str(self.root / "code"), *extra],
                    "libraries": [str(p) for p in self.package_roots],
                    "wire": {k: list(v) for k, v in self.game.wire_classes.items()},
-                   "seed": self.seed, "limit": lim.load, "class": self.game.student_class,
-                   "forbidden": sorted(self.game.forbidden_imports),
+                   "seed": self.seed, "limit": lim.load, "class": self.game.interface.student_class,
+                   "forbidden": sorted(self.game.submission.forbidden_imports),
                    "rlimits": {"AS": lim.memory_bytes, "NOFILE": lim.open_files, "FSIZE": lim.file_bytes,
                                "CORE": 0},
                    "max_threads": max(1, lim.max_tasks - 1)}
@@ -213,7 +213,7 @@ class BotProcess:
             fixed: dict[str, Any] = {"op": "call", "method": call.method, "limit": limit}
             if call.optional:
                 fixed.update(params=list(call.params), optional=call.optional)
-            what = f"{self.game.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
+            what = f"{self.game.interface.student_class}(...)" if call.method == "__init__" else f"{call.method}()"
             head = self._heads[key] = (self._envelope(fixed, limit), what)
         try:
             args = wire.SPACED(wire.encode_value(list(call.args), object_fields=judge.describe_wire_object))

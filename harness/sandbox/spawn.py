@@ -78,7 +78,7 @@ def spawn(bot: BotProcess) -> None:
             cached = Path(importlib.util.cache_from_source(str(code / name)))
             cached.parent.mkdir(exist_ok=True)
             cached.write_bytes(pyc)
-    wanted = {*bot.game.packages, *bot.limits.packages}
+    wanted = {*bot.game.submission.packages, *bot.limits.packages}
     bot.bwrap = use_bwrap(bot.limits.isolation)
     lib = botside.folder()
     if wanted:  # resolved once per process; a job's packages were checked when it was read

@@ -91,13 +91,13 @@ def grade(game: GameSpec, source: bytes | Submission, *, seed: int | None = None
             result.interface_reason = f"player.py cannot be loaded ({loaded.verdict.value if loaded.verdict else 'error'}): {loaded.reason}"
             return result
         methods = set(loaded.value or ())
-        missing = [m for m in game.required_methods if m not in methods]
+        missing = [m for m in game.interface.required_methods if m not in methods]
         if missing:
-            result.interface_reason = f"class {game.student_class} has no method {', '.join(missing)}"
+            result.interface_reason = f"class {game.interface.student_class} has no method {', '.join(missing)}"
             return result
         built = session.call(battery.interface(login))
         if not built.ok:
-            result.interface_reason = f"{game.student_class}({login!r}) failed: {built.reason}"
+            result.interface_reason = f"{game.interface.student_class}({login!r}) failed: {built.reason}"
             return result
         result.interface = True
         _run(battery, session, positions, login, result)

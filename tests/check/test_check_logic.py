@@ -16,7 +16,8 @@ from tests.conftest import REPO
 HERE = Path(__file__).resolve().parent
 PRIEM = get_game("priemspel")
 # PriemSpel as if it had Štreky's source rules: ASCII only, and no sockets or processes.
-STRICT = dataclasses.replace(PRIEM, ascii_only=True, forbidden_imports=frozenset({"socket", "subprocess"}))
+STRICT = dataclasses.replace(PRIEM, submission=dataclasses.replace(
+    PRIEM.submission, ascii_only=True, forbidden_imports=frozenset({"socket", "subprocess"})))
 
 
 def by_name(checks: list) -> dict[str, tuple[bool | None, str]]:

@@ -17,7 +17,7 @@ from harness.games.base import CodeRule
 from tests.conftest import REPO
 
 CLOVECE = get_game("clovece")
-ACCESSORS = CLOVECE.code_rules[0].accessors
+ACCESSORS = CLOVECE.submission.code_rules[0].accessors
 
 BREACH = (REPO / "submissions/clovece/runner/player.py").read_text()  # piece.position twice on line 12
 CLEAN = BREACH.replace("piece.position", "piece.get_position()")

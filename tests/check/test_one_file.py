@@ -35,8 +35,8 @@ def split(folder: Path, reference: Path, module: str = "helper") -> Path:
 
 
 def test_each_game_declares_whether_it_takes_several_files() -> None:
-    assert STREKY.several_files is False and RULE in STREKY.one_file_rule
-    assert QUORIDOR.several_files is True
+    assert STREKY.submission.several_files is False and RULE in STREKY.submission.one_file_rule
+    assert QUORIDOR.submission.several_files is True
 
 
 def test_a_two_module_streky_bot_is_refused_by_a_job(tmp_path: Path) -> None:

@@ -28,7 +28,8 @@ from tests.hostile.conftest import Arena
 from tests.hostile.test_hostile import BASIS, GAME, LIMITS, MODES, STRICT, WHERE, Case, V
 
 # PriemSpel with Quoridor's import policy: `stat` is forbidden, as in the course's Quoridor.
-STAT = replace(GAME, forbidden_imports=frozenset({"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}))
+STAT = replace(GAME, submission=replace(GAME.submission, forbidden_imports=frozenset({
+    "numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"})))
 OUTSIDE_WORK = r" \(outside the bot's working directory\) is not allowed" + WHERE
 OUTSIDE_FILES = r" \(outside the bot's own files\) is not allowed" + WHERE
 

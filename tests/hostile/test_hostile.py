@@ -31,7 +31,7 @@ from tests.hostile.conftest import REPO, Arena
 
 GAME = get_game("priemspel")
 # A test-only game with an import policy: PriemSpel's rules, but `statistics` and `json` forbidden.
-STRICT = replace(GAME, forbidden_imports=frozenset({"statistics", "json", "stat"}))
+STRICT = replace(GAME, submission=replace(GAME.submission, forbidden_imports=frozenset({"statistics", "json", "stat"})))
 BASIS = (REPO / "reference_players/priemspel/basis.py").read_bytes()
 LIMITS = Limits(init=1.0, move=0.5)  # half a second per move keeps the timeouts cheap
 

@@ -28,7 +28,7 @@ GOOD = (REPO / "tests/check/bots/good.py").read_text()
 PRIEM = get_game("priemspel")
 QUORIDOR = get_game("quoridor")
 # PriemSpel with Quoridor's import policy (``stat`` forbidden): the seed's games stay quick.
-STAT = replace(PRIEM, forbidden_imports=QUORIDOR.forbidden_imports)
+STAT = replace(PRIEM, submission=replace(PRIEM.submission, forbidden_imports=QUORIDOR.submission.forbidden_imports))
 BASIS = (REPO / "reference_players/priemspel/basis.py").read_bytes()
 LIMITS = Limits(init=1.0, move=0.5)
 

@@ -101,7 +101,8 @@ def test_another_games_battery_runs_through_the_same_runner(no_leftovers: None) 
 
 
 def test_a_bot_without_the_part_fails_the_interface(no_leftovers: None) -> None:
-    game = dataclasses.replace(_priemspel_with_toy(), required_methods=("zet", "next_prime"))
+    toy = _priemspel_with_toy()
+    game = dataclasses.replace(toy, interface=dataclasses.replace(toy.interface, required_methods=("zet", "next_prime")))
     result = grade(game, b"class Player:\n    def __init__(self, name):\n        pass\n    def zet(self, spel):\n"
                          b"        return 1\n")
     assert not result.interface and result.interface_reason == "class Player has no method next_prime"

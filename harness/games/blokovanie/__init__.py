@@ -6,7 +6,7 @@ Parts: :mod:`.rules` (the referee), :mod:`.adapter` (``Player(name)`` and
 strings, so the game has no bot API modules and no wire classes.
 """
 
-from harness.games.base import CodeRule, Conformance, GameSpec
+from harness.games.base import CodeRule, Conformance, GameSpec, Interface, SubmissionRules
 from harness.games.blokovanie.adapter import ADAPTER, METHOD
 from harness.games.blokovanie.human import HUMAN
 from harness.games.blokovanie.render import svg, text
@@ -30,10 +30,14 @@ GAME = GameSpec(
     botapi_dir=None,
     render=svg,
     render_text=text,
-    required_methods=(METHOD,),
     human=HUMAN,
-    any_position=True,  # move(board): the board is all a bot is told, and all it needs
-    code_rules=(CodeRule("pep8", quote="Od tejto domácej úlohy bude od vás vyžadovaný programátorský štýl zhodný "
-                                       "so zásadami PEP8 ... je možné stratiť nejaké body (seed 002)"),),
+    submission=SubmissionRules(
+        code_rules=(CodeRule("pep8", quote="Od tejto domácej úlohy bude od vás vyžadovaný programátorský štýl "
+                                           "zhodný so zásadami PEP8 ... je možné stratiť nejaké body (seed 002)"),),
+    ),
+    interface=Interface(
+        required_methods=(METHOD,),
+        any_position=True,  # move(board): the board is all a bot is told, and all it needs
+    ),
     conformance=CONFORMANCE,
 )

@@ -8,7 +8,7 @@ Parts: :mod:`.rules` (the pure referee; the dice are a function of the state), :
 
 from pathlib import Path
 
-from harness.games.base import CodeRule, Conformance, GameSpec
+from harness.games.base import CodeRule, Conformance, GameSpec, Interface, SubmissionRules
 from harness.games.clovece.adapter import ADAPTER
 from harness.games.clovece.render import svg, text
 from harness.games.clovece.rules import RULES, describe
@@ -32,13 +32,14 @@ GAME = GameSpec(
     render_text=text,
     describe=describe,
     players=4,
-    required_methods=("get_move",),
-    # Seed 000: "nepristupujte k členským premenným priamo mimo triedy ... stiahnutých 20 percent".
-    code_rules=(CodeRule("encapsulation", deduct=0.2,
-                         quote="do not access member variables directly outside the class; a breach of "
-                               "encapsulation costs 20 percent of the points (seed 000)",
-                         accessors={"position": "get_position()", "color": "get_color()", "index": "get_index()",
-                                    "active": "is_active()", "pieces": "get_pieces()"}),),
-    student_imports=("clovece",),
+    submission=SubmissionRules(
+        # Seed 000: "nepristupujte k členským premenným priamo mimo triedy ... stiahnutých 20 percent".
+        code_rules=(CodeRule("encapsulation", deduct=0.2,
+                             quote="do not access member variables directly outside the class; a breach of "
+                                   "encapsulation costs 20 percent of the points (seed 000)",
+                             accessors={"position": "get_position()", "color": "get_color()", "index": "get_index()",
+                                        "active": "is_active()", "pieces": "get_pieces()"}),),
+    ),
+    interface=Interface(required_methods=("get_move",), student_imports=("clovece",)),
     conformance=CONFORMANCE,
 )

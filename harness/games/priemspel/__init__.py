@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from harness.games.base import GameSpec
+from harness.games.base import GameSpec, Interface
 from harness.games.priemspel.adapter import ADAPTER
 from harness.games.priemspel.render import svg
 from harness.games.priemspel.rules import RULES, describe
@@ -16,5 +16,5 @@ GAME = GameSpec(
     wire_classes={"Spel": ("priemspel", "Spel")},
     render=svg,
     describe=describe,
-    required_methods=("zet",),
+    interface=Interface(required_methods=("zet",)),
 )

@@ -9,7 +9,7 @@ students import).
 
 from pathlib import Path
 
-from harness.games.base import Conformance, GameSpec
+from harness.games.base import Conformance, GameSpec, Interface, SubmissionRules
 from harness.games.quoridor.adapter import ADAPTER
 from harness.games.quoridor.render import svg, text
 from harness.games.quoridor.rules import RULES
@@ -40,11 +40,15 @@ GAME = GameSpec(
     wire_classes={"Obstacle": ("obstacle", "Obstacle")},
     render=svg,
     render_text=text,
-    ascii_only=False,
-    # The seed's note of 02.01: every import is allowed except these.
-    forbidden_imports=frozenset({"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}),
-    required_methods=("initialization", "make_move", "opponent_move", "expand_player", "expand_obstacles"),
     battery=SEMBASIC,
-    student_imports=("obstacle",),
+    submission=SubmissionRules(
+        ascii_only=False,
+        # The seed's note of 02.01: every import is allowed except these.
+        forbidden_imports=frozenset({"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}),
+    ),
+    interface=Interface(
+        required_methods=("initialization", "make_move", "opponent_move", "expand_player", "expand_obstacles"),
+        student_imports=("obstacle",),
+    ),
     conformance=CONFORMANCE,
 )

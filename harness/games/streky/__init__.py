@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from harness.games.base import Conformance, GameSpec
+from harness.games.base import Conformance, GameSpec, Interface, SubmissionRules
 from harness.games.streky.adapter import ADAPTER
 from harness.games.streky.render import svg, text
 from harness.games.streky.rules import RULES
@@ -27,19 +27,23 @@ GAME = GameSpec(
     wire_classes={},
     render=svg,
     render_text=text,
-    ascii_only=True,
-    required_methods=("play",),
-    # The course's grader had Pillow: its base.py (and so every bot built on it) imports PIL.
-    packages=("PIL",),
-    # The course's manager set both on each player after its constructor.
-    after_init=("tournament", "timeout"),
     # 1: cards: random deals like the course and cards: tournament is the manager's deal (issue 20)
     setup_version=1,
-    # BRUTE took player.py alone: a second module of the student's own failed its import there.
-    several_files=False,
-    one_file_rule='§1.2 "Je možné odevzdat pouze jeden soubor (player.py)"',
-    # The player.py of the course's package, which every student starts from (not evidence of copying).
-    template_dir=Path(__file__).parent / "template",
-    student_imports=("base",),
+    submission=SubmissionRules(
+        ascii_only=True,
+        # The course's grader had Pillow: its base.py (and so every bot built on it) imports PIL.
+        packages=("PIL",),
+        # BRUTE took player.py alone: a second module of the student's own failed its import there.
+        several_files=False,
+        one_file_rule='§1.2 "Je možné odevzdat pouze jeden soubor (player.py)"',
+        # The player.py of the course's package, which every student starts from (not evidence of copying).
+        template_dir=Path(__file__).parent / "template",
+    ),
+    interface=Interface(
+        required_methods=("play",),
+        # The course's manager set both on each player after its constructor.
+        after_init=("tournament", "timeout"),
+        student_imports=("base",),
+    ),
     conformance=CONFORMANCE,
 )

@@ -1,6 +1,6 @@
 """Štreky's bot interface: ``Player(login, rows, cols, cards)``, then ``play(newCardOnDesk)``.
 
-After the constructor the harness sets ``tournament`` and ``timeout`` (the game's ``after_init``),
+After the constructor the harness sets ``tournament`` and ``timeout`` (the game's ``interface.after_init``),
 as the course's manager did.
 
 ``newCardOnDesk`` is the opponent's last answer as the course's evaluator passed it:

@@ -123,7 +123,8 @@ def given_code(game: GameSpec, exclude: Iterable[Path] = (), *, references: bool
     """Every k-gram of code the students were given: the bot API, the course template
     (``template``), the shipped reference players (``references``) and the job's ``exclude``
     files and folders."""
-    places = [p for p in (game.botapi_dir, game.template_dir if template else None) if p is not None and p.is_dir()]
+    given = (game.botapi_dir, game.submission.template_dir if template else None)
+    places = [p for p in given if p is not None and p.is_dir()]
     if references:
         places += list(game.reference_players.values())
     places += list(exclude)
@@ -227,7 +228,7 @@ def job_similarity(job: Job, records: Iterable[tuple[str, Any]] = ()) -> Similar
 def job_replay(job: Job, result: Similarity, records: Iterable[tuple[str, Any]]) -> None:
     """``--replay``: positions one bot met asked of the other, for the job's pairs (all of a small
     job, else the likeliest), if its game's bots can be asked any position (see :mod:`.replay`)."""
-    if not job.spec.any_position:
+    if not job.spec.interface.any_position:
         result.notes.append(f"{job.name}: --replay: {job.spec.title}'s bots keep their own state between "
                             f"calls, so they cannot be asked a position out of a game")
         return

@@ -1,6 +1,6 @@
 """Positions one bot met, asked of the other bot: ``harness similarity --replay``.
 
-Only for a game that declares ``any_position`` in its spec (Blokovanie: ``move(board)`` is told
+Only for a game that declares ``interface.any_position`` in its spec (Blokovanie: ``move(board)`` is told
 the whole position and nothing else), so a fresh process can be asked any position. For each
 pair chosen (all of a small job's; else the pairs flagged by code or with a behaviour score from
 :data:`REPLAY_FROM`, most alike first, at most :data:`REPLAY_PAIRS`), up to :data:`REPLAY_CAP`

@@ -6,7 +6,7 @@ bot may import is its *environment*: the standard library, its game's bot API (`
 course's grader) and the packages its job approves (``bot_packages``). A game's forbidden
 imports (Quoridor: numpy, scipy, ...) are refused whatever else allows them.
 
-A game that takes one file (Štreky: :attr:`GameSpec.several_files` is false) refuses every
+A game that takes one file (Štreky: :attr:`SubmissionRules.several_files` is false) refuses every
 module of the student's own that ``player.py`` imports, directly or through another, naming
 the file and the rule: the course's grader had player.py alone, and that import failed there.
 
@@ -48,7 +48,7 @@ class Finding:
 
 def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
     """The installed packages (import names) a bot of ``game`` may import under a job's approval."""
-    return frozenset(game.packages) | frozenset(packages)
+    return frozenset(game.submission.packages) | frozenset(packages)
 
 
 def parse(source: bytes) -> Scan:
@@ -77,10 +77,10 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     approved = environment(game, packages)
     own = {n[:-3] for n in sub.files if n.endswith(".py")}
     allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
-    if not game.several_files:
+    if not game.submission.several_files:
         found += _second_modules(game, sub)
     for name, source in submitted(game, sub).python_files():  # what the grader gets
-        if game.ascii_only and not source.isascii():
+        if game.submission.ascii_only and not source.isascii():
             for lineno, line in enumerate(source.split(b"\n"), start=1):
                 col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
                 if col is not None:
@@ -91,7 +91,7 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
         if scanned.over is not None:
             found.append(_over(name, scanned))
         for lineno, top, guarded in scanned.imports:
-            if top in game.forbidden_imports:
+            if top in game.submission.forbidden_imports:
                 found.append(Finding("forbidden", f"{name} line {lineno}: import of {top!r} is not allowed "
                                                   f"in {game.title}"))
             elif top not in allowed and not guarded and _installed(top):
@@ -116,7 +116,7 @@ def _second_modules(game: GameSpec, sub: Submission) -> list[Finding]:
             if top in own and own[top] not in needed and not guarded:
                 needed.append(own[top])
                 todo.append(own[top])
-    rule = f" ({game.one_file_rule})" if game.one_file_rule else ""
+    rule = f" ({game.submission.one_file_rule})" if game.submission.one_file_rule else ""
     return [Finding("files", f"{n}: {game.title} takes one file, {MAIN}{rule}; {MAIN} needs {n}, a second "
                              f"module of the submission's own, which the grader does not get")
             for n in needed]
@@ -124,7 +124,7 @@ def _second_modules(game: GameSpec, sub: Submission) -> list[Finding]:
 
 def submitted(game: GameSpec, submission: Submission) -> Submission:
     """What of ``submission`` reaches the bot's sandbox: player.py alone in a one-file game."""
-    if game.several_files or len(submission.files) == 1:
+    if game.submission.several_files or len(submission.files) == 1:
         return submission
     return Submission({MAIN: submission.main}, submission.origin, submission.notes)
 

@@ -25,10 +25,10 @@ STATE = RULES.apply(RULES.initial(RULES.parse_settings({}), random.Random(0)), (
 
 def test_spec() -> None:
     assert GAME.name == "blokovanie" and GAME.title == "Blokovanie"
-    assert GAME.required_methods == ("move",) and GAME.student_class == "Player"
+    assert GAME.interface.required_methods == ("move",) and GAME.interface.student_class == "Player"
     assert GAME.botapi_dir is None and dict(GAME.wire_classes) == {}
     assert GAME.render is svg and GAME.render_text is text and GAME.human is HUMAN
-    assert GAME.players == 2 and not GAME.ascii_only and GAME.forbidden_imports == frozenset()
+    assert GAME.players == 2 and not GAME.submission.ascii_only and GAME.submission.forbidden_imports == frozenset()
 
 
 def test_setup_is_the_constructor_with_the_name() -> None:

@@ -24,10 +24,10 @@ STATE = State.build(9, 9, [(4, 0), (4, 8)], [("H", 0, 1), ("V", 3, 3)], max_obst
 
 def test_spec() -> None:
     assert GAME.wire_classes == {"Obstacle": ("obstacle", "Obstacle")}
-    assert GAME.required_methods == ("initialization", "make_move", "opponent_move", "expand_player",
+    assert GAME.interface.required_methods == ("initialization", "make_move", "opponent_move", "expand_player",
                                      "expand_obstacles")
-    assert GAME.forbidden_imports == {"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}
-    assert GAME.ascii_only is False and GAME.render_text is not None
+    assert GAME.submission.forbidden_imports == {"numpy", "scipy", "matplotlib", "stat", "statistics", "pyclbr"}
+    assert GAME.submission.ascii_only is False and GAME.render_text is not None
 
 
 def test_setup_calls() -> None:

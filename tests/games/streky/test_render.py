@@ -34,7 +34,7 @@ def drawing(state: State, highlight: object = None) -> ET.Element:
 def test_the_game_renders_through_its_spec() -> None:
     game = get_game("streky")
     assert game.render is svg and game.render_text is text
-    assert game.ascii_only and game.required_methods == ("play",) and dict(game.wire_classes) == {}
+    assert game.submission.ascii_only and game.interface.required_methods == ("play",) and dict(game.wire_classes) == {}
 
 
 @pytest.mark.parametrize("state", [new_game(3, 4, [as_matrix([[1]])]), midgame(), midgame({}, 9)])
