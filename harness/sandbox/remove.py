@@ -77,7 +77,10 @@ def _remove(root: str, walk: _Walk) -> None:
         _unlink_at(None, root, walk, False)
         return
     dev = top.st_dev
-    fd = os.open(root, _DIR_FLAGS)
+    try:
+        fd = os.open(root, _DIR_FLAGS)
+    except FileNotFoundError:  # removed meanwhile (by another harness's sweep, or at exit): done
+        return
     trail = [(top.st_dev, top.st_ino)]  # (dev, ino) of root and each folder below it we are in
     try:
         while True:
@@ -86,6 +89,8 @@ def _remove(root: str, walk: _Walk) -> None:
                 name, key = sub
                 try:
                     child = _open_folder(fd, name)
+                except FileNotFoundError:  # removed meanwhile by another remover: nothing is left of it
+                    continue
                 except OSError as exc:
                     walk.fail(name, exc.strerror or str(exc), key)
                     continue

@@ -62,6 +62,30 @@ def test_a_deep_chain_is_removed_where_rmtree_raises(tmp_path: Path) -> None:
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
+def test_a_tree_another_remover_is_deleting_meanwhile_is_no_problem(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two removers of one folder (a harness at exit and another's stale sweep): what the other
+    deleted first is gone, not "left" (a SIGHUP'd run once warned "No such file or directory")."""
+    from harness.sandbox import remove
+
+    root = tmp_path / "tree"
+    for i in range(5):
+        (root / f"d{i}" / "sub").mkdir(parents=True)
+        (root / f"d{i}" / "sub" / "f").write_text("x")
+    opened = remove._open_folder
+
+    def the_other_remover_was_first(fd: int, name: str) -> int:
+        if name.startswith("d"):  # each top folder vanishes just before it is opened
+            shutil.rmtree(root / name)
+        return opened(fd, name)
+
+    monkeypatch.setattr(remove, "_open_folder", the_other_remover_was_first)
+    assert remove_tree(root) is None
+    assert not root.exists()
+    gone = tmp_path / "gone"
+    assert remove_tree(gone) is None  # a folder already removed: nothing to say
+
+
 def test_links_are_removed_not_followed(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
