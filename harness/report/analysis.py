@@ -61,7 +61,7 @@ def win_counts(results: JobResults) -> list[Share]:
         for seat in firsts:
             login = record.players[seat].login
             wins[login] = wins.get(login, 0.0) + 1 / len(firsts)
-    return [Share(login, w, played) for login, w in sorted(wins.items(), key=lambda kv: -kv[1])]
+    return [Share(login, w, played) for login, w in sorted(wins.items(), key=lambda kv: (-round(kv[1], 3), kv[0]))]
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ from harness.record import GameRecord
 from harness.tournament.plancache import Plan, Plans, planning_digest, wave_digest
 from harness.tournament.schedule import Roll, Task, game_key
 from harness.tournament.rating import fit, score_test
-from harness.tournament.standings import ELO, Row, add_races, tier_reach, with_anchor
+from harness.tournament.standings import ELO, Row, add_races, printed, tier_reach, with_anchor
 
 OPENING = 2  # rounds of wave 0: each pairs every bot with its two neighbours on a seeded circle
 NEAR = 4  # an unsettled student's next opponent is drawn from this many of the nearest in rating
@@ -136,7 +136,7 @@ def cuts_of(job: Job, rows: Mapping[str, Row]) -> list[float]:
     """The ratings of the award tiers' boundaries: midway between the last student a tier reaches
     and the next one (students that are not disqualified, by rating)."""
     students = [r for r in rows.values() if not r.reference and not r.disqualified and r.rating is not None]
-    rated = sorted(students, key=lambda r: (-(r.rating or 0.0), r.login))
+    rated = sorted(students, key=lambda r: (-printed(r.rating), r.login))  # ties as the leaderboard breaks them
     return [((rated[k - 1].rating or 0.0) + (rated[k].rating or 0.0)) / 2
             for k in boundaries(job, len(rated)) if k < len(rated)]
 

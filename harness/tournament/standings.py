@@ -17,6 +17,11 @@ order, the gauntlet's opponent included, on the Elo scale with a 95 % interval; 
 a rated game has no rating (``None``, shown empty). Ranked by rating (an adaptive schedule, where
 bots play very different numbers of games) the ratings are the posterior's under a Gaussian prior
 fitted to the field (:func:`~harness.tournament.rating.shrunk`); by score they are the plain fit.
+
+Ties are decided by a stable key (:func:`order_key`): ratings and scores are compared at the
+precision they are exported (:data:`DIGITS` decimals), then by login. Two bots with the same
+results get ratings equal up to the last bits of the fit, and those bits differ between numpy and
+BLAS builds: compared raw, the same store would give two machines two leaderboards.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from harness.record import GameRecord
 from harness.tournament.schedule import Absent, Entrant
 
 NO_SUBMISSION = "no submission"
+DIGITS = 3  # decimals of a rating or score in every export (Row.to_json): what ties compare at
 
 
 @dataclass
@@ -66,7 +72,7 @@ class Row:
         data["code_rules"] = [r.to_json() for r in self.code_rules]
         for key in ("score", "rating", "rating_low", "rating_high"):
             if data[key] is not None:
-                data[key] = round(float(data[key]), 3)
+                data[key] = round(float(data[key]), DIGITS)
         return data
 
     @property
@@ -125,20 +131,34 @@ def tier_reach(tier_top: float, ranked: int) -> int:
     return math.ceil(tier_top * ranked - 1e-9)
 
 
+def printed(value: float | None) -> float:
+    """``value`` at the precision it is exported (``None``: below every rating), for comparing."""
+    return -1e9 if value is None else round(float(value), DIGITS) + 0.0  # + 0.0: no -0.0
+
+
+def measure(row: Row, by_rating: bool = False) -> float:
+    """What ranks a row: its score, or with ``by_rating`` its rating, at the printed precision."""
+    return printed(row.rating) if by_rating else printed(row.score)
+
+
+def order_key(row: Row, by_rating: bool = False) -> tuple[Any, ...]:
+    """The leaderboard's order, best first: ranked bots, then the disqualified, then the absent;
+    by score then rating (or rating then score), both at the printed precision, then by login."""
+    rating, score = -printed(row.rating), -printed(row.score)
+    return (row.absent, row.disqualified, *((rating, score) if by_rating else (score, rating)), row.login)
+
+
 def award(rows: list[Row], awards: Awards, by_rating: bool = False) -> None:
     """Set ``rank_all`` (bots not disqualified), ``rank`` (students among them) and ``points``.
 
     Ranks go by score, or with ``by_rating`` (an adaptive schedule, where bots meet different
     opponents and a score means little) by rating; ``rows`` are in that order already.
     """
-    def measure(row: Row) -> float:
-        return (row.rating if row.rating is not None else -1e9) if by_rating else row.score
-
     ranked = [r for r in rows if not r.disqualified and not r.absent]
-    for row, rank in zip(ranked, competition_ranks([measure(r) for r in ranked])):
+    for row, rank in zip(ranked, competition_ranks([measure(r, by_rating) for r in ranked])):
         row.rank_all = rank
     students = [r for r in ranked if not r.reference]
-    for row, rank in zip(students, competition_ranks([measure(r) for r in students])):
+    for row, rank in zip(students, competition_ranks([measure(r, by_rating) for r in students])):
         row.rank = rank
     if awards.policy == "pass_fail":
         for row in rows:
@@ -193,6 +213,18 @@ def with_anchor(items: int, races: list[tuple[int, ...]], weights: list[float]
 ELO = 400 / math.log(10)  # Elo points per unit of log-strength
 
 
+def canonical(index: dict[str, int], folded: dict[tuple[int, ...], float]
+              ) -> tuple[dict[str, int], list[tuple[int, ...]], list[float]]:
+    """The same races numbered by login and sorted: a fit that does not depend on the order the
+    games were stored in (which is the order they finished, different on every machine), so its
+    sums are added in one order everywhere and its last bits agree."""
+    logins = sorted(index)
+    number = {login: i for i, login in enumerate(logins)}
+    remap = {index[login]: number[login] for login in logins}
+    pairs = sorted((tuple(remap[i] for i in race), weight) for race, weight in folded.items())
+    return number, [race for race, _ in pairs], [weight for _, weight in pairs]
+
+
 def rate(rows: dict[str, Row], index: dict[str, int], races: list[tuple[int, ...]], weights: list[float],
          confidence: float = 0.95, start: Any = None, shrink: bool = False) -> Any:
     """Set the rating and interval of every row in ``index`` from the races; returns the fitted
@@ -233,9 +265,12 @@ def fit_ratings(rows: dict[str, Row], records: Iterable[GameRecord], confidence:
     races: list[tuple[int, ...]] = []
     weights: list[float] = []
     index: dict[str, int] = {}
+    folded: dict[tuple[int, ...], float] = {}
     for record in records:
         add_races(record, index, races, weights)
-    rate(rows, index, races, weights, confidence)
+    for race, weight in zip(races, weights):
+        folded[race] = folded.get(race, 0.0) + weight
+    rate(rows, *canonical(index, folded), confidence)
 
 
 def standings(awards: Awards, entrants: Sequence[Entrant], records: Iterable[GameRecord],
@@ -257,15 +292,11 @@ def standings(awards: Awards, entrants: Sequence[Entrant], records: Iterable[Gam
             folded[race] = folded.get(race, 0.0) + weight
     # The likelihood is a weighted sum over races, so equal races summed give the same fit.
     # Ranked by rating (an adaptive schedule), bots played unequal games: the prior's estimates.
-    rate(rows, index, list(folded), list(folded.values()), confidence, shrink=by_rating)
+    rate(rows, *canonical(index, folded), confidence, shrink=by_rating)
     for a in absent:
         rows[a.login] = Row(a.login, reason=a.reason, absent=True)
 
-    def order(r: Row) -> tuple[Any, ...]:
-        rating = -(r.rating if r.rating is not None else -1e9)
-        return (r.absent, r.disqualified, *((rating, -r.score) if by_rating else (-r.score, rating)), r.login)
-
-    ordered = sorted(rows.values(), key=order)
+    ordered = sorted(rows.values(), key=lambda r: order_key(r, by_rating))
     award(ordered, awards, by_rating)
     return ordered
 

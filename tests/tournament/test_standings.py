@@ -216,3 +216,47 @@ def test_ranked_by_score_the_ratings_stay_maximum_likelihood() -> None:
     fit_ratings(plain, records)
     for login in logins:
         assert rows[login].rating == pytest.approx(plain[login].rating, abs=1e-9)
+
+
+@pytest.mark.parametrize("by_rating", [False, True])
+@pytest.mark.parametrize("nudge", [-1e-12, 0.0, 1e-12])
+def test_equal_results_are_ordered_by_login_whatever_the_last_bits_of_the_fit(
+        monkeypatch: pytest.MonkeyPatch, by_rating: bool, nudge: float) -> None:
+    """Issue 34: ``basis`` and ``bob`` had the same results, so ratings equal to the last bits, and
+    two machines printed them in two orders. Nudge one rating by 1e-12 either way: the order and the
+    ranks stay (ratings compared at the printed precision, then the login)."""
+    import harness.tournament.standings as module
+
+    field = ["alice", "basis", "bob", "carol", "dan"]
+    records = [win("alice", x) for x in ("basis", "bob", "carol", "dan")]
+    records += [win(x, y) for x in ("basis", "bob") for y in ("carol", "dan")] + [win("carol", "dan")]
+    records += [game("basis", "bob", None), game("bob", "basis", None)]
+    real = module.rate
+
+    def nudged(rows: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        theta = real(rows, *args, **kwargs)
+        bob = rows["bob"]
+        bob.rating, bob.rating_low, bob.rating_high = (x + nudge for x in (bob.rating, bob.rating_low, bob.rating_high))
+        return theta
+
+    monkeypatch.setattr(module, "rate", nudged)
+    entrants = [Entrant(login, f"{login}/player.py", Submission.of(login.encode()), login == "basis") for login in field]
+    rows = standings(STREKY_RANKS, entrants, records, by_rating=by_rating)
+    assert [r.login for r in rows] == field
+    by = {r.login: r for r in rows}
+    assert by["basis"].rank_all == by["bob"].rank_all == 2
+    assert by["basis"].to_json()["rating"] == by["bob"].to_json()["rating"]
+
+
+def test_the_fit_does_not_depend_on_the_order_the_games_were_stored_in() -> None:
+    """Games are stored in the order they finish, different on every machine: the ratings agree to the bit."""
+    import random
+
+    logins = ["ann", "ben", "cat", "dot", "eve"]
+    records = [win(a, b) for a in logins for b in logins if a < b] + [win("eve", "ann"), game("ben", "cat", None)]
+    first = [(r.login, r.rating, r.rating_low) for r in rows_of(QUORIDOR_TIERS, logins, records).values()]
+    for seed in range(5):
+        shuffled = records[:]
+        random.Random(seed).shuffle(shuffled)
+        again = [(r.login, r.rating, r.rating_low) for r in rows_of(QUORIDOR_TIERS, logins[::-1], shuffled).values()]
+        assert again == first
