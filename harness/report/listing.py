@@ -151,7 +151,9 @@ def bot_row(s: Summary, seat: int, files: Mapping[str, str], n: int) -> dict[str
     return {"n": n, "href": f"../games/{s.id}.html" if s.replay else "", "seat": seat, "seed": s.seed,
             "opponents": [{"login": t.login, "href": f"../bots/{files[t.login]}.html", "verdict": t.verdict}
                           for i, t in enumerate(s.seats) if i != seat and t.login != me.login],
-            "result": me.result, "scores": " : ".join(t.score for t in s.seats), "verdict": me.verdict,
+            # The bot's own score first, then the others' in seat order: "win 6 : 0" whatever its seat.
+            "result": me.result, "scores": " : ".join(t.score for t in [me, *(t for i, t in enumerate(s.seats)
+                                                                               if i != seat)]), "verdict": me.verdict,
             "reason": me.reason, "plies": s.plies, "slowest": me.slowest}
 
 

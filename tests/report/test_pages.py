@@ -108,6 +108,24 @@ def test_a_bot_page_lists_its_games_and_verdicts(site: Path) -> None:
     assert 'href="../games/hostile.html"' in (site / "bots/mallory.html").read_text()
 
 
+def test_a_bot_page_shows_each_score_from_the_bots_side(site: Path, games: dict[str, GameRecord]) -> None:
+    """Issue 34: "win 0 : 6" (seat order) read as a win by 0 to 6; the bot's own score comes first."""
+    from harness.report.site import number
+
+    checked = 0
+    for name, record in games.items():
+        for seat, player in enumerate(record.players):
+            html = (site / f"bots/{player.login}.html").read_text()
+            body = html.split('id="bot-games"', 1)[1].split("<tbody>", 1)[1]
+            row = next(r for r in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.DOTALL) if f"games/{name}.html" in r)
+            cells = [unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)]
+            own, other = record.scores[seat], record.scores[1 - seat]
+            assert cells[5] == f"{number(own)} : {number(other)}", (name, player.login, cells)
+            checked += own != other
+    assert checked, "some game must have unequal scores, or the order is not tested"
+    assert "score (own : other)" in (site / "bots/basis.html").read_text()
+
+
 def test_replay_pages_carry_the_game(site: Path, games: dict[str, GameRecord]) -> None:
     html = (site / "games/clean.html").read_text()
     assert "strategie wins &mdash; final score 0 : 1" in html or "strategie wins — final score 0 : 1" in html
