@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from harness.cli import UsageError
+from harness.submission import SubmissionError
 from harness.commands._jobs import (add_config, jobs_of, output_file, output_folder, results_of, write_text)
 from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
@@ -82,28 +83,103 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    """A job's (or each job of a group's) last run, what is stored, every re-judging and the last
+    error if the newest run failed; with a LOGIN, that student across the jobs (:func:`student_status`).
+    A job of a group never run is shown as such, and the others are still shown."""
     from harness.report.history import describe
+    from harness.report.rejudged import rejudgings, summary
     from harness.terminal import width, wrapped
+    from harness.tournament.formats import job_results
+    from harness.tournament.store import StoreError
 
+    if args.login:
+        return student_status(args)
     room = width()
 
     def say(text: str) -> None:  # every line wrapped to the terminal
         print(wrapped(text, room))
 
-    for results in _all_results(args, light=True):
-        runs = results.runs
-        job = results.job
+    _config, jobs, _errors = jobs_of(args)
+    for job in jobs:
         say(f"{job.name} ({job.game}, {job.format})")
+        try:
+            results = job_results(job, light=True)
+        except StoreError:  # never run: said, and the group's other jobs still shown
+            say(f"  last run: never (no results yet: harness run {job.name})")
+            continue
+        except SubmissionError as exc:
+            raise UsageError(str(exc)) from None
+        runs = results.runs
         say(f"  last run: {describe(runs[-1]) if runs else 'never'}")
         say(f"  stored: {format_of(job).stored_text(results)}")
-        errors = [r for r in runs if r.get("error") or r["status"] in ("failed", "interrupted", "running")]
-        if errors:
-            last = errors[-1]
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last["started"]))
-            say(f"  last error: {when}: {last.get('error') or last['status']}")
-        else:
+        for rejudging in rejudgings(results):  # every one, oldest first (a run's line names only its own)
+            say(f"  re-judged: {summary(rejudging)}")
+        newest = runs[-1] if runs else None
+        if newest is not None and (newest.get("error") or newest["status"] in ("failed", "interrupted", "running")):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(newest["started"]))
+            say(f"  last error: {when}: {newest.get('error') or newest['status']}")
+        else:  # an earlier run's error was mended by a later complete run
             say("  last error: none")
     return 0
+
+
+def student_status(args: argparse.Namespace) -> int:
+    """``harness status JOB LOGIN``: one student across the job's (or group's) jobs: their line of
+    each, every game with a verdict against them with its whole reason, and the re-judgings of
+    their games, wrapped to the terminal (nothing cut, unlike the leaderboard's status column)."""
+    from harness.report.export import first_error, student_text
+    from harness.terminal import game_label, width, wrapped
+    from harness.text import line
+    from harness.tournament.formats import job_results
+    from harness.tournament.store import StoreError
+
+    room = width()
+    _config, jobs, _errors = jobs_of(args)
+    login, found = args.login, False
+    print(f"{line(login)} in {args.job}")
+    for job in jobs:
+        print()
+        try:
+            results = job_results(job, light=True)
+        except StoreError:
+            print(wrapped(f"{job.name}: never run (no results yet)", room))
+            continue
+        except SubmissionError as exc:
+            raise UsageError(str(exc)) from None
+        row = next((r for r in results.rows if r.login == login), None)
+        if row is None:
+            print(wrapped(f"{job.name}: {line(login)} is not in this job", room))
+            continue
+        found = True
+        text = student_text(results, row, private=False)
+        print("\n".join(wrapped(one if n == 0 else "  " + one, room) for n, one in enumerate(text.splitlines())))
+        against = _verdicts_of(results, login)
+        if len(against) > 1 or (against and first_error(results, login) is None):
+            print(wrapped(f"  every game with a verdict against {line(login)} ({len(against)}):", room))
+            for number, seed, seat, others, verdict, reason in against:
+                print(wrapped(f"    {game_label(number, seed, seat)} against {', '.join(map(line, others))}: "
+                              f"{verdict}: {line(reason)}", room))
+    if not found:
+        print(f"harness status: {line(login)}: no such login in {args.job}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _verdicts_of(results: JobResults, login: str) -> list[tuple[int, int, int, list[str], str, str]]:
+    """``login``'s games with a verdict against it, numbered as the student numbers them."""
+    from harness.tournament.results import light_records
+
+    order = {k: i for i, k in enumerate(results.schedule)}
+    games = []
+    for n, (key, record) in enumerate(zip(results.keys, light_records(results))):
+        for seat, p in enumerate(record.players):
+            if p.login == login:
+                place = order.get(key, len(order) + n) if order else n
+                others = [q.login for q in record.players if q.login != login]
+                games.append((place, record.seed, seat, others, p.verdict.value if p.verdict.charged else "", p.reason))
+    games.sort(key=lambda g: g[0])
+    return [(number, seed, seat, others, verdict, reason)
+            for number, (_, seed, seat, others, verdict, reason) in enumerate(games, start=1) if verdict]
 
 
 def register(sub: Any) -> None:
@@ -141,6 +217,10 @@ def register(sub: Any) -> None:
                              "verdict; auto (the default): all up to 10,000 games, else 20 per bot")
     report.set_defaults(func=cmd_report)
 
-    status = sub.add_parser("status", help="a job's last run, how many of its games are stored, its last error")
+    status = sub.add_parser("status", help="a job's last run, how many of its games are stored, its re-judgings, "
+                                           "its last error; with LOGIN, one student across the jobs")
     common(status)
+    status.add_argument("login", nargs="?", metavar="LOGIN",
+                        help="one student (or reference player) across the job's or group's jobs: every verdict "
+                             "against it with its whole reason, and the re-judgings of its games")
     status.set_defaults(func=cmd_status)

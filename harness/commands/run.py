@@ -64,10 +64,15 @@ def rejudge_of(args: argparse.Namespace, group: bool = False) -> Any:
     if not args.rejudge:
         if args.by:
             raise UsageError("--by NAME: only with --rejudge LOGIN")
+        if args.why:
+            raise UsageError("--why TEXT: only with --rejudge LOGIN")
         return None
     from harness.tournament.rejudge import Rejudge, current_user
 
-    return Rejudge(args.rejudge, args.rejudge_game, args.by or current_user(), required=not group)
+    from harness.text import line
+
+    return Rejudge(args.rejudge, args.rejudge_game, args.by or current_user(), required=not group,
+                   why=line(args.why or "").strip())
 
 
 def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
@@ -220,6 +225,8 @@ def register(sub: Any) -> None:
                      help="with --rejudge LOGIN: only LOGIN's game N, numbered as in the student's feedback and "
                           "harness check")
     run.add_argument("--by", metavar="NAME", help="who re-judges (default: the user running the command)")
+    run.add_argument("--why", metavar="TEXT", help="with --rejudge LOGIN: why (shown with the re-judging in the "
+                     "students' feedback, the exports, the report and harness status)")
     run.set_defaults(func=cmd_run)
 
     validate = sub.add_parser("validate", help="check every job of the jobs file; exit code 1 on any problem")

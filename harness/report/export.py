@@ -87,7 +87,9 @@ def leaderboard(results: JobResults, fmt: str) -> str:
         rules = bool(results.job.spec.submission.code_rules)
         fields = [f for f in Row.__dataclass_fields__ if f != "extra" and (rules or f != "code_rules")]
         extra = sorted({k for r in rows for k in r.extra})
-        writer = csv.DictWriter(out, fieldnames=fields + extra, lineterminator="\n")
+        rejudged = _rejudged(results, [r.login for r in rows])  # a column only where a re-judging happened
+        writer = csv.DictWriter(out, fieldnames=fields + extra + (["rejudged"] if rejudged else []),
+                                lineterminator="\n")
         writer.writeheader()
         for r in rows:
             data = r.to_json()
@@ -95,13 +97,17 @@ def leaderboard(results: JobResults, fmt: str) -> str:
             data.pop("code_rules")
             if rules:
                 data["code_rules"] = "; ".join(c.summary() for c in r.code_rules)
+            if rejudged:
+                data["rejudged"] = rejudged[r.login]
             writer.writerow({k: cell(v) if isinstance(v, str) else v for k, v in {**data, **r.extra}.items()})
         return out.getvalue()
     battery = format_of(results.job).battery(results.job)
     table = _battery_table(rows, battery.parts) if battery is not None else _games_table(results)
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
-    notes = [n for n in (results.incomplete, *results.roll.warnings) if n]
+    from harness.report.rejudged import rejudgings, summary
+
+    notes = [n for n in (results.incomplete, *results.roll.warnings, *map(summary, rejudgings(results))) if n]
     return "\n".join([*(f"({line(n)})" for n in notes), text]) if notes else text
 
 
@@ -148,12 +154,29 @@ def _battery_table(rows: Sequence[Row], parts: Sequence[str]) -> tuple[list[Colu
 
 
 def leaderboard_json(results: JobResults) -> dict[str, Any]:
-    """The leaderboard of a job as one JSON object: the job, whether it is complete, the rows."""
+    """The leaderboard of a job as one JSON object: the job, whether it is complete, the rows; with
+    a re-judging, every re-judging (``rejudgings``) and each concerned row's ``rejudged``."""
+    rows = [_row_json(r, bool(results.job.spec.submission.code_rules)) for r in results.rows]
+    rejudged = _rejudged(results, [r.login for r in results.rows])
+    extra: dict[str, Any] = {}
+    if rejudged:
+        from harness.report.rejudged import as_json
+
+        extra["rejudgings"] = as_json(results)
+        for row in rows:
+            if rejudged[str(row["login"])]:
+                row["rejudged"] = rejudged[str(row["login"])]
     return {"job": results.job.name, "game": results.job.game, "format": results.job.format,
             "complete": results.complete, "games": results.done, "total": results.total,
             **format_of(results.job).summary(results),
-            "incomplete": results.incomplete or None, "awards": award_rule(results),
-            "rows": [_row_json(r, bool(results.job.spec.submission.code_rules)) for r in results.rows]}
+            "incomplete": results.incomplete or None, "awards": award_rule(results), **extra, "rows": rows}
+
+
+def _rejudged(results: JobResults, logins: Sequence[str]) -> dict[str, str] | None:
+    """login -> its re-judgings in one cell, or None when the job has none (see :mod:`harness.report.rejudged`)."""
+    from harness.report.rejudged import cells
+
+    return cells(results, logins)
 
 
 def _row_json(row: Row, rules: bool) -> dict[str, Any]:
@@ -174,11 +197,13 @@ def gradebook_csv(results: JobResults) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     extra = sorted({k for r in results.rows for k in r.extra})
-    writer.writerow(["login", "points", "rank", "disqualified", "reason", *extra])
+    rejudged = _rejudged(results, [r.login for r in students(results)])  # only where a re-judging happened
+    writer.writerow(["login", "points", "rank", "disqualified", "reason", *extra, *(["rejudged"] if rejudged else [])])
     for r in students(results):
         writer.writerow([cell(r.login), f"{r.points:g}", "" if r.rank is None else r.rank, int(r.disqualified),
                          cell(r.reason) if (r.disqualified or r.absent or r.reason) else "",
-                         *[_cell(r.extra.get(k, "")) for k in extra]])
+                         *[_cell(r.extra.get(k, "")) for k in extra],
+                         *([cell(rejudged[r.login])] if rejudged else [])])
     return out.getvalue()
 
 
@@ -190,12 +215,14 @@ def group_csv(all_results: Sequence[JobResults]) -> str:
     """One table for a group: one row per student, one column of points per job, and a total."""
     logins = sorted({r.login for res in all_results for r in students(res)})
     points = {res.job.name: {r.login: r.points for r in students(res)} for res in all_results}
+    rejudged = {res.job.name: found for res in all_results if (found := _rejudged(res, logins))}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["login", *(res.job.name for res in all_results), "total"])
+    writer.writerow(["login", *(res.job.name for res in all_results), "total", *(["rejudged"] if rejudged else [])])
     for login in logins:
         cells = [points[res.job.name].get(login, 0.0) for res in all_results]
-        writer.writerow([cell(login), *(f"{c:g}" for c in cells), f"{sum(cells):g}"])
+        notes = " / ".join(f"{job}: {found[login]}" for job, found in rejudged.items() if found[login])
+        writer.writerow([cell(login), *(f"{c:g}" for c in cells), f"{sum(cells):g}", *([cell(notes)] if rejudged else [])])
     return out.getvalue()
 
 
@@ -263,6 +290,9 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
                                     ("Your output (stderr)", err["stderr"])):
                     if text.strip():
                         lines.append(f"{title}:\n" + textwrap.indent(as_student_sees(text.strip()[-3000:]), "  "))
+    from harness.report.rejudged import student_lines
+
+    lines += student_lines(results, row.login)  # who re-judged which of the student's games, when and why
     if row.code_rules:  # the seed's code rules (issue 29): what they found, with the lines
         from harness.coderules.grading import code_rules_text
 

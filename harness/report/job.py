@@ -150,6 +150,11 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     if not format_of(job).rated:  # every bot meets the same opponent: a rating would say nothing more
         for row in rows:
             row["rating"] = row["rating_low"] = row["rating_high"] = None
+    from harness.report.rejudged import concerning, rejudgings
+
+    if rejudgings(results):  # each bot's page says which of its games were re-judged, by whom, when, why
+        for row in rows:
+            row["rejudged"] = [{"head": r.head(), "games": labels} for r, labels in concerning(results, str(row["login"]))]
     if public:
         for row in rows:
             verdict = str(row.get("reason", "")).partition(":")[0]

@@ -14,7 +14,11 @@ an assignment (a title that is not in the course creates one). A row whose first
 contains ``Points Possible`` gives each assignment's points (its identity cells empty); every
 other row is a student, matched by Canvas's user ``ID``, else ``SIS User ID``, else ``SIS Login
 ID``, else the name. *SIS Login ID* is the roster's, else the harness's login. No total
-column: Canvas would take it for an assignment.
+column: Canvas would take it for an assignment. Where a job was re-judged, a ``Notes`` column
+after ``Section`` says which games of each student, by whom, when and why: Canvas's importer
+fills the course's private Notes column from it (a custom column of that title sits between the
+identity columns and the assignments, as Canvas's own export places it); the export's note asks
+to show that column first (Gradebook > View > Notes), else Canvas offers it as a new assignment.
 
 **Moodle** (Grades > Import > CSV file; https://docs.moodle.org/en/Grade_import): the import
 maps one identifier column to a user field (``Email address`` -> email address, ``ID number``
@@ -99,16 +103,32 @@ def canvas_csv(all_results: Sequence[JobResults]) -> Gradebook:
     """Canvas's gradebook import: identity columns, one column per job, the Points Possible row."""
     who, missing, unreadable = people(all_results)
     points = _points(all_results)
+    notes = _rejudged_notes(all_results, list(who))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CANVAS_IDENTITY, *(res.job.name for res in all_results)])
-    writer.writerow(["Points Possible", "", "", "", "", *(f"{job_maximum(res):g}" for res in all_results)])
+    writer.writerow([*CANVAS_IDENTITY, *(["Notes"] if notes else []), *(res.job.name for res in all_results)])
+    writer.writerow(["Points Possible", "", "", "", "", *([""] if notes else []),
+                     *(f"{job_maximum(res):g}" for res in all_results)])
     for login, p in who.items():
         writer.writerow([_cell(p.name or login), p.canvas_id, p.student_id, p.sis_login_id or login, p.section,
+                         *([_cell(notes[login])] if notes else []),
                          *(f"{points[res.job.name].get(login, 0.0):g}" for res in all_results)])
-    return Gradebook(out.getvalue(), _warnings(missing, unreadable, "Canvas matches them by SIS Login ID"),
-                     ["in Canvas: Grades > Import; a job's column creates its assignment, or updates the one "
-                      "of that name"])
+    how = ["in Canvas: Grades > Import; a job's column creates its assignment, or updates the one of that name"]
+    if notes:
+        how.append("the Notes column says which games were re-judged: show Canvas's Notes column first "
+                   "(Gradebook > View > Notes) so the import fills it, or ignore that column in the import")
+    return Gradebook(out.getvalue(), _warnings(missing, unreadable, "Canvas matches them by SIS Login ID"), how)
+
+
+def _rejudged_notes(all_results: Sequence[JobResults], logins: list[str]) -> dict[str, str] | None:
+    """login -> the re-judgings of their games in every job (``job: ...``), or None when no job was re-judged."""
+    from harness.report.rejudged import cells
+
+    found = {res.job.name: c for res in all_results if (c := cells(res, logins))}
+    if not found:
+        return None
+    return {login: " / ".join(f"Re-judged in {job}: {c[login]}" for job, c in found.items() if c[login])
+            for login in logins}
 
 
 def moodle_csv(all_results: Sequence[JobResults]) -> Gradebook:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ class Rejudge:
     game: int | None = None
     by: str = ""
     required: bool = True  # False in a group run: a job without the login's games just runs
+    why: str = ""  # the reason given with --why, shown to the students concerned
 
     def describe(self) -> str:
         what = f"game {self.game} of {self.login}" if self.game is not None else f"the games of {self.login}"
@@ -75,8 +77,10 @@ def select(job: Job, roll: Roll, store: ResultsStore, rejudge: Rejudge) -> list[
 def take_out(job: Job, roll: Roll, store: ResultsStore, rejudge: Rejudge) -> dict[str, Any] | None:
     """Move the selected records to the store's ``replaced`` table, so this run plays them again.
 
-    Returns what the run's history records: the login, the game number, who, and how many
-    stored records were replaced (a game never stored is simply played).
+    Returns what the run's history records: the login, the game number, who, when, why, the
+    keys selected (which games: every reader names them as the students concerned number them,
+    :mod:`harness.report.rejudged`) and how many stored records were replaced (a game never
+    stored is simply played).
     """
     from harness.tournament.formats import format_of
 
@@ -85,7 +89,8 @@ def take_out(job: Job, roll: Roll, store: ResultsStore, rejudge: Rejudge) -> dic
         return None
     grades = format_of(job).battery(job) is not None  # a grading's record lives in the store's grades
     moved = store.replace_later(keys, grades=grades, login=rejudge.login, by=rejudge.by)
-    return {"login": rejudge.login, "game": rejudge.game, "by": rejudge.by, "selected": len(keys), "replaced": moved}
+    return {"login": rejudge.login, "game": rejudge.game, "by": rejudge.by, "selected": len(keys), "replaced": moved,
+            "at": time.time(), "why": rejudge.why, "keys": keys}
 
 
 def rejudged_text(info: dict[str, Any]) -> str:

@@ -71,6 +71,7 @@ class JobResults:
     unit: str = "games"  # what the schedule holds: games, or gradings
     first_errors: dict[str, dict[str, Any]] | None = field(default=None, repr=False)  # by login, once asked
     schedule: list[str] = field(default_factory=list, repr=False)  # every game's key in the job's order
+    own_games: dict[str, Any] | None = field(default=None, repr=False)  # login -> its numbered games, once asked
 
     @property
     def complete(self) -> bool:

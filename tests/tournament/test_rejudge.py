@@ -8,6 +8,8 @@ with who re-judged them and when, and the leaderboard reads the new ones.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import shutil
@@ -204,3 +206,116 @@ def test_rejudge_grades_a_submission_of_a_battery_job_again(tmp_path: Path) -> N
         (old,) = store.replaced()
         assert (old["kind"], old["login"], old["by"]) == ("grade", "no_crossing", "teacher")
         assert old["record"]["points"] == 1 and len(store.grades()) == 2
+
+
+def labelled(results: Path, key: str, login: str, number: int) -> str:
+    """How ``login`` reads its game ``number`` (stored under ``key``): ``game 3 (seed 1, seat 0) against basis``."""
+    with ResultsStore(results, lock=False) as store:
+        (_, record), = store.records([key])
+    seat = [p.login for p in record.players].index(login)
+    others = [p.login for p in record.players if p.login != login]
+    return f"game {number} (seed {record.seed}, seat {seat}) against {', '.join(others)}"
+
+
+def test_a_rejudged_game_is_named_in_the_feedback_every_export_the_report_and_status(tmp_path: Path) -> None:
+    """Issue 34's "done when": a re-judged game is named in the student's feedback and in every export,
+    with who, when and why; nothing is added where no re-judging happened."""
+    config = make_jobs(tmp_path)
+    assert run(config, "g").returncode == 0
+    results = tmp_path / "results" / "g"
+    plain = {fmt: harness(config, "export", "g", "--format", fmt).stdout
+             for fmt in ("csv", "canvas", "moodle", "gradescope", "feedback")}
+    plain_boards = {fmt: harness(config, "leaderboard", "g", "--format", fmt).stdout for fmt in ("csv", "json")}
+    assert not any("rejudged" in t or "Re-judged" in t or "Notes" in t for t in [*plain.values(), *plain_boards.values()])
+    cats = own_keys(config, "g", "cat")
+    spoil(results, cats[2], "cat")
+    done = run(config, "g", "--rejudge", "cat", "--rejudge-game", "3", "--by", "teacher",
+               "--why", "the grading machine ran out of memory")
+    assert done.returncode == 0, done.stderr
+    game3 = labelled(results, cats[2], "cat", 3)
+    why = "by teacher (why: the grading machine ran out of memory)"
+
+    feedback = json.loads(harness(config, "export", "g", "--format", "feedback").stdout)
+    assert re.search(r"Re-judged \d{4}-\d\d-\d\d \d\d:\d\d UTC " + re.escape(why) + ": " + re.escape(game3), feedback["cat"])
+    assert "Re-judged" not in feedback["ann"], "a re-judging of cat's game concerns cat alone"
+    gradescope = json.loads(harness(config, "export", "g", "--format", "gradescope").stdout)
+    assert game3 in gradescope["cat"]["tests"][0]["output"] and "Re-judged" not in json.dumps(gradescope["ann"])
+    gradebook = list(csv.DictReader(io.StringIO(harness(config, "export", "g", "--format", "csv").stdout)))
+    by_login = {r["login"]: r for r in gradebook}
+    assert why in by_login["cat"]["rejudged"] and game3 in by_login["cat"]["rejudged"] and by_login["ann"]["rejudged"] == ""
+    for fmt in ("canvas", "moodle"):
+        text = harness(config, "export", "g", "--format", fmt).stdout
+        rows = list(csv.reader(io.StringIO(text)))
+        assert sum(game3 in c for r in rows for c in r) == 1, (fmt, text)
+    canvas = harness(config, "export", "g", "--format", "canvas")
+    assert canvas.stdout.splitlines()[0].startswith("Student,ID,SIS User ID,SIS Login ID,Section,Notes,g")
+    assert "Gradebook > View > Notes" in canvas.stderr
+    board = list(csv.DictReader(io.StringIO(harness(config, "leaderboard", "g", "--format", "csv").stdout)))
+    assert game3 in {r["login"]: r for r in board}["cat"]["rejudged"]
+    data = json.loads(harness(config, "leaderboard", "g", "--format", "json").stdout)
+    assert [(r["login"], r["by"], r["game"], r["why"]) for r in data["rejudgings"]] == \
+        [("cat", "teacher", 3, "the grading machine ran out of memory")]
+    assert game3 in {r["login"]: r for r in data["rows"]}["cat"]["rejudged"]
+    text = harness(config, "leaderboard", "g", "--format", "text").stdout
+    assert "(game 3 of cat re-judged " in text
+
+    page = (results / "site" / "bots" / "cat.html").read_text()
+    assert 'id="rejudged"' in page and game3 in page and "the grading machine ran out of memory" in page
+    assert 'id="rejudged"' not in (results / "site" / "bots" / "ann.html").read_text()
+
+    # A second re-judging, of the reference player: each student's own games, under their own numbers.
+    again = run(config, "g", "--rejudge", "basis", "--by", "assistant", "--why", "a new harness")
+    assert again.returncode == 0, again.stderr
+    anns = own_keys(config, "g", "ann")
+    feedback = json.loads(harness(config, "export", "g", "--format", "feedback").stdout)
+    assert all(labelled(results, k, "ann", n) in feedback["ann"] for n, k in enumerate(anns, start=1))
+    assert feedback["cat"].count("Re-judged") == 2
+    status = harness(config, "status", "g")
+    said = " ".join(status.stdout.split())
+    assert status.returncode == 0
+    assert "re-judged: game 3 of cat re-judged" in said and "re-judged: 12 records of basis re-judged" in said, said
+
+
+def test_status_of_one_student_shows_every_verdict_whole_across_the_group(tmp_path: Path) -> None:
+    config = make_jobs(tmp_path)
+    assert run(config, "g").returncode == 0
+    results = tmp_path / "results" / "g"
+    cats = own_keys(config, "g", "cat")
+    long_reason = "wall overlaps " + "and this reason goes on " * 12 + "to its very end"
+    for key in (cats[0], cats[3]):
+        with ResultsStore(results) as store:
+            (_, record), = store.records([key])
+            for p in record.players:
+                if p.login == "cat":
+                    p.verdict, p.reason = Verdict.ILLEGAL_MOVE, long_reason
+            store.put(key, record.game, record)
+    env_cols = {"COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "harness", "status", "both", "cat", "--config", str(config)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300, env={**__import__("os").environ, **env_cols})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(x) <= 80 for x in lines), lines
+    said = " ".join(done.stdout.split())
+    assert "rr: never run (no results yet)" in said  # a job of the group never run is shown as such
+    assert said.count(long_reason) >= 2  # each verdict whole, not "illegal_move: wall..."
+    assert labelled(results, cats[3], "cat", 4) in said
+    unknown = harness(config, "status", "g", "zed")
+    assert unknown.returncode == 2 and "zed: no such login in g" in unknown.stderr
+
+
+def test_status_of_a_group_with_a_job_never_run_and_an_error_mended_later(tmp_path: Path) -> None:
+    """Issue 34: `status GROUP` exited 2 and showed nothing when one job had never run; and a run
+    interrupted once stayed the "last error" after later complete runs."""
+    config = make_jobs(tmp_path)
+    results = tmp_path / "results" / "g"
+    results.mkdir(parents=True)
+    with ResultsStore(results) as store:  # a run that was interrupted (as Ctrl-C leaves it in the history)
+        store.end_run(store.start_run("g", {"games": 12}), "interrupted", {"games": 12, "error": "interrupted"})
+    status = harness(config, "status", "both")
+    assert status.returncode == 0, status.stderr
+    assert "last error:" in status.stdout and ": interrupted" in status.stdout
+    assert "rr (priemspel, round_robin)\n  last run: never (no results yet: harness run rr)" in status.stdout
+    assert run(config, "g").returncode == 0
+    status = harness(config, "status", "both")
+    assert status.returncode == 0 and "g (priemspel, gauntlet)" in status.stdout
+    assert "  last error: none" in status.stdout and "interrupted" not in status.stdout.split("last run:")[1].split("\n")[0]
