@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import textwrap
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -173,6 +174,73 @@ def stacked(cols: Sequence[Column], cells: Sequence[Sequence[str]], room: int) -
         out.append(head)
         out += textwrap.wrap(rest, room, initial_indent="    ", subsequent_indent="    ") if rest else []
     return "\n".join(out)
+
+
+class PlainProgress:
+    """Progress as plain lines, for a run whose output is no terminal (``nohup``, cron, ``--log``):
+    one line at each tenth of the work and at least every ``every`` seconds while games finish,
+    never a carriage return, so a log shows how far a long run is and a ``tail -f`` follows it.
+
+    Has the part of tqdm's interface a run uses: ``update(n)`` and ``close()``."""
+
+    def __init__(self, total: int, done: int, label: str, stream: TextIO | None = None, every: float = 30.0,
+                 clock: Any = time.monotonic) -> None:
+        self.total, self.n, self.label, self.every, self.clock = total, done, label, every, clock
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = self.last = clock()
+        self.initial = done
+        self.step = self._tenth(done)
+        self._say(f"{done} of {total} done, {total - done} to play")
+
+    def _tenth(self, n: int) -> int:
+        return (10 * n) // self.total if self.total else 10
+
+    def _say(self, what: str) -> None:
+        print(f"{self.label}: {what}", file=self.stream, flush=True)
+        self.last = self.clock()
+
+    def update(self, n: int = 1) -> None:
+        """``n`` more done: a line if it reaches the next tenth, or if the last line is ``every`` s old."""
+        self.n += n
+        now = self.clock()
+        if self._tenth(self.n) > self.step or now - self.last >= self.every:
+            self.step = self._tenth(self.n)
+            elapsed = now - self.start
+            played = self.n - self.initial
+            left = ""
+            if 0 < played and self.n < self.total:
+                left = f", about {_duration(elapsed / played * (self.total - self.n))} left"
+            percent = 100 * self.n // self.total if self.total else 100
+            self._say(f"{self.n} of {self.total} done ({percent} %), {_duration(elapsed)} so far{left}")
+
+    def close(self) -> None:
+        """Nothing to clear: the last game's update said the last tenth."""
+
+    @staticmethod
+    def write(text: str, file: TextIO | None = None) -> None:
+        """A line of its own (as tqdm.write): plain lines need no redrawing."""
+        print(text, file=file or sys.stderr, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    """``"42 s"``, ``"12 min 5 s"``, ``"2 h 3 min"``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+def say(text: str) -> None:
+    """A line on standard error that a progress bar on the terminal does not draw over (or is
+    drawn over by): through tqdm's ``write``, which clears the bar, prints, and redraws it."""
+    if is_terminal(sys.stderr):
+        from tqdm import tqdm
+
+        tqdm.write(text, file=sys.stderr)
+    else:
+        print(text, file=sys.stderr, flush=True)
 
 
 def wrapped(text: str, room: int | None) -> str:

@@ -94,9 +94,14 @@ def write_text(path: Path, text: str) -> None:
 
 
 def progress(quiet: bool) -> Any:
-    """A tqdm progress bar factory on a terminal, else None."""
-    if quiet or not sys.stderr.isatty():
+    """A tqdm progress bar factory on a terminal; plain progress lines when standard error is no
+    terminal (nohup, cron, ``--log``: :class:`harness.terminal.PlainProgress`); None if ``quiet``."""
+    if quiet:
         return None
+    if not sys.stderr.isatty():
+        from harness.terminal import PlainProgress
+
+        return PlainProgress
     from tqdm import tqdm
 
     def factory(total: int, done: int, label: str) -> Any:

@@ -36,10 +36,12 @@ def self_check(quiet: bool) -> Callable[[Job], None]:
             report = ensure_fair_timing(job.limits)
         except HarnessUnfit as exc:
             raise Refused(f"{job.name}: {exc}") from None
-        if not quiet:
-            print(f"{job.name}: timing self-check passed (judged time/CPU {report.ratio:.2f} under the "
-                  f"{job.limits.policy} policy; load: wall/CPU {report.load_ratio:.2f}, not charged; "
-                  f"{report.isolation})", file=sys.stderr)
+        if not quiet:  # the progress bar is up by now: a line of its own, not drawn over the bar
+            from harness.terminal import say
+
+            say(f"{job.name}: timing self-check passed (judged time/CPU {report.ratio:.2f} under the "
+                f"{job.limits.policy} policy; load: wall/CPU {report.load_ratio:.2f}, not charged; "
+                f"{report.isolation})")
 
     return check
 
@@ -94,7 +96,8 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
         return [r.to_json() for r in built[-1].rows]
 
     try:
-        summary = run_job(job, executor, progress(args.quiet), check, standings_snapshot,
+        # A log (--log, a scheduled run) gets plain progress lines even with --quiet: it is read later.
+        summary = run_job(job, executor, progress(args.quiet and not args.log), check, standings_snapshot,
                           getattr(args, "rejudge_request", None))
     except RejudgeError as exc:
         raise UsageError(str(exc)) from None
@@ -213,7 +216,8 @@ def register(sub: Any) -> None:
     run.add_argument("--scheduler", metavar="ADDRESS", help="run the games on this Dask scheduler")
     run.add_argument("--scheduler-timeout", type=seconds, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10 s)")
-    run.add_argument("--quiet", action="store_true", help="no progress bar and no leaderboard")
+    run.add_argument("--quiet", action="store_true", help="no progress and no leaderboard (with --log, the log "
+                     "still gets a plain progress line at each tenth of the games and at least every 30 s)")
     run.add_argument("--log", metavar="FILE", help="append everything the run prints to FILE (made, with its "
                      "folders, if missing)")
     run.add_argument("--no-self-check", action="store_true",
