@@ -204,3 +204,55 @@ def test_a_system_cron_file_names_its_user_and_a_broken_job_is_still_scheduled(c
     assert header == "# /etc/cron.d/harness-nightly" and (shell, path) == ("SHELL=/bin/sh", "PATH=/usr/bin:/bin")
     owner = pwd.getpwuid((course / "tournaments.yaml").stat().st_uid).pw_name
     assert line.split(None, 6)[5] == owner and " run nightly --config " in line
+
+
+def test_remove_takes_out_the_crontab_line_it_installed_and_nothing_else(course: Path, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "crontab").write_text(FAKE_CRONTAB)
+    (bin_dir / "crontab").chmod(0o755)
+    table = tmp_path / "table"
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "CRONTAB_FILE": str(table)}
+    config = str(course / "tournaments.yaml")
+    table.write_text("MAILTO=ann@example.org\n30 2 * * * /usr/bin/backup\n")
+    assert harness("schedule", "nightly", "--format", "cron", "--install", "--config", config,
+                   cwd=course, env=env).returncode == 0
+    other = course / "other.yaml"  # the same job name in another jobs file: another course's line, kept
+    other.write_text(JOBS)
+    assert harness("schedule", "nightly", "--format", "cron", "--install", "--config", str(other),
+                   cwd=course, env=env).returncode == 0
+    assert len(table.read_text().splitlines()) == 4
+    removed = harness("schedule", "nightly", "--format", "cron", "--remove", "--config", config, cwd=course, env=env)
+    assert removed.returncode == 0, removed.stderr
+    assert "removed the line of nightly" in removed.stderr
+    lines = table.read_text().splitlines()
+    assert lines[:2] == ["MAILTO=ann@example.org", "30 2 * * * /usr/bin/backup"]
+    assert len(lines) == 3 and lines[2].endswith(f"nightly {other}")
+    again = harness("schedule", "nightly", "--format", "cron", "--remove", "--config", config, cwd=course, env=env)
+    assert again.returncode == 1 and "nothing removed" in again.stderr and len(table.read_text().splitlines()) == 3
+
+
+def test_remove_takes_out_the_systemd_units_it_installed(course: Path, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "systemctl-calls"
+    (bin_dir / "systemctl").write_text(f'#!/bin/sh\necho "$@" >> {calls}\n')  # never the machine's own
+    (bin_dir / "systemctl").chmod(0o755)
+    home = tmp_path / "home"
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+    env.update(HOME=str(home), PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    config = str(course / "tournaments.yaml")
+    assert harness("schedule", "nightly", "--format", "systemd", "--install", "--config", config,
+                   cwd=course, env=env).returncode == 0
+    folder = home / ".config/systemd/user"
+    (folder / "unrelated.timer").write_text("[Timer]\n")
+    calls.unlink(missing_ok=True)
+    removed = harness("schedule", "nightly", "--format", "systemd", "--remove", "--config", config, cwd=course, env=env)
+    assert removed.returncode == 0, removed.stderr
+    assert {p.name for p in folder.iterdir()} == {"unrelated.timer"}
+    if Path("/run/systemd/system").is_dir():
+        assert calls.read_text().splitlines() == ["--user disable --now harness-nightly.timer", "--user daemon-reload"]
+    else:
+        assert not calls.exists() and "systemctl --user disable --now harness-nightly.timer" in removed.stderr
+    assert harness("schedule", "nightly", "--format", "systemd", "--remove", "--config", config,
+                   cwd=course, env=env).returncode == 1

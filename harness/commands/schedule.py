@@ -8,7 +8,9 @@ that ``harness run --log`` opens itself, making its folder if missing.
 ``--install`` puts it where it belongs: the user's crontab (other lines kept, its own marked line
 replaced) or ``/etc/cron.d`` (``--system``); a systemd service and timer in
 ``~/.config/systemd/user`` or ``/etc/systemd/system`` (``--system``), then ``daemon-reload`` and
-``enable --now`` when systemd runs here.
+``enable --now`` when systemd runs here. ``--remove`` takes out what ``--install`` put there: its
+marked crontab line (other lines kept) or its ``/etc/cron.d`` file; the timer (``disable --now``)
+and both unit files, then ``daemon-reload``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class Plan:
     @property
     def unit(self) -> str:
         """The systemd unit's name (without .service/.timer)."""
-        return "harness-" + re.sub(r"[^A-Za-z0-9_.\-]", "-", self.job)
+        return unit_name(self.job)
 
     @property
     def mark(self) -> str:
@@ -190,7 +192,85 @@ def install_systemd(plan: Plan, system: bool, user: str | None) -> int:
     return 0
 
 
+def unit_name(job: str) -> str:
+    """The systemd unit's (and /etc/cron.d file's) name of a job: as :attr:`Plan.unit`."""
+    return "harness-" + re.sub(r"[^A-Za-z0-9_.\-]", "-", job)
+
+
+def remove_crontab(job: str, config: Path) -> int:
+    """Take this job's marked line out of this user's crontab, every other line kept."""
+    if shutil.which("crontab") is None:
+        raise UsageError("no crontab command here: nothing of harness schedule to remove from a crontab")
+    user = pwd.getpwuid(os.getuid()).pw_name
+    current = subprocess.run(["crontab", "-l"], capture_output=True, text=True)
+    lines = current.stdout.splitlines() if current.returncode == 0 else []
+    mark = f"{MARK} {job} {config}"
+    kept = [line for line in lines if not line.rstrip().endswith(mark)]
+    if len(kept) == len(lines):
+        print(f"harness schedule: the crontab of {user} has no line of {job} ({config}): nothing removed",
+              file=sys.stderr)
+        return 1
+    done = subprocess.run(["crontab", "-"], input="".join(f"{line}\n" for line in kept), capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        raise UsageError(f"crontab refused the change: {(done.stderr.strip() or 'no reason given').splitlines()[-1]}")
+    print(f"harness schedule: removed the line of {job} from the crontab of {user}; "
+          f"{len(kept)} other line(s) kept", file=sys.stderr)
+    return 0
+
+
+def remove_systemd(job: str, system: bool) -> int:
+    """Stop and disable the job's timer (where systemd runs), delete its two unit files, reload."""
+    folder, unit = unit_folder(system), unit_name(job)
+    files = [folder / f"{unit}.service", folder / f"{unit}.timer"]
+    if not any(f.exists() for f in files):
+        print(f"harness schedule: no {unit}.service or .timer in {folder}: nothing removed", file=sys.stderr)
+        return 1
+    ctl = ["systemctl"] if system else ["systemctl", "--user"]
+    usable = systemd_usable()
+    if usable:
+        subprocess.run([*ctl, "disable", "--now", f"{unit}.timer"], capture_output=True, text=True)
+    for f in files:
+        try:
+            f.unlink(missing_ok=True)
+        except OSError as exc:
+            raise UsageError(f"{f}: cannot remove ({exc.strerror})") from None
+    print(f"harness schedule: removed {folder / unit}.service and .timer", file=sys.stderr)
+    if usable:
+        subprocess.run([*ctl, "daemon-reload"], capture_output=True, text=True)
+        print(f"harness schedule: ran {shlex.join([*ctl, 'disable', '--now', unit + '.timer'])} and daemon-reload",
+              file=sys.stderr)
+    else:
+        print(f"harness schedule: systemd does not run here; on the machine that ran it: "
+              f"{shlex.join([*ctl, 'disable', '--now', unit + '.timer'])}", file=sys.stderr)
+    return 0
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    """``--remove``: what ``--install`` put in place for this job and jobs file (the job may be gone from it)."""
+    config = Path(args.config).resolve()
+    system = bool(args.system)
+    if system and os.geteuid() != 0:
+        raise UsageError("--remove --system removes system files: run it as root (sudo), or use --user")
+    if args.format == "systemd":
+        return remove_systemd(args.job, system)
+    if not system:
+        return remove_crontab(args.job, config)
+    path = Path("/etc/cron.d") / unit_name(args.job)
+    if not path.exists():
+        print(f"harness schedule: no {path}: nothing removed", file=sys.stderr)
+        return 1
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot remove ({exc.strerror})") from None
+    print(f"harness schedule: removed {path}", file=sys.stderr)
+    return 0
+
+
 def cmd_schedule(args: argparse.Namespace) -> int:
+    if args.remove:
+        return cmd_remove(args)
     plan = plan_of(args)
     system = bool(args.system)
     if (args.install and system) and os.geteuid() != 0:
@@ -238,5 +318,8 @@ def register(sub: Any) -> None:
     scope.add_argument("--user", action="store_true", help="for the current user (the default)")
     scope.add_argument("--system", action="store_true", help="system-wide: /etc/cron.d or /etc/systemd/system "
                        "(runs as the jobs file's owner)")
-    p.add_argument("--install", action="store_true", help="write it where it belongs instead of printing it")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--install", action="store_true", help="write it where it belongs instead of printing it")
+    action.add_argument("--remove", action="store_true", help="remove what --install put in place for this job and "
+                        "jobs file (its crontab line, /etc/cron.d file, or systemd timer and service)")
     p.set_defaults(func=cmd_schedule)
