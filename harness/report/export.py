@@ -302,8 +302,37 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
     return block("\n".join(lines))  # the bot's words in it (reason, output) are data
 
 
+def test_status(results: JobResults, row: Row | None) -> str:
+    """A Gradescope test's ``status``: ``passed`` when the job's points are all reached (a grading,
+    pass/fail), or, in a job that ranks students (tiers: the points say the rank), when the bot
+    played without a verdict against it; ``failed`` otherwise, and without a usable submission."""
+    if row is None or row.absent or row.disqualified:
+        return "failed"
+    kind = format_of(results.job)
+    if kind.battery(results.job) is None and results.job.awards.policy == "tiers":
+        return "passed" if row.games else "failed"
+    return "passed" if row.points >= kind.max_points(results.job) else "failed"
+
+
+def first_error_replay(results: JobResults, row: Row) -> str:
+    """The game of the student's first error, move by move as text (:func:`replay_text`), for
+    Gradescope, where no replay page outlives the grading; ``""`` without an error or its game."""
+    err = first_error(results, row.login)
+    if err is None:
+        return ""
+    from harness.report.position import full_record
+    from harness.report.replay import replay_text
+
+    record = full_record(results, err["key"])
+    if record is None or not record.moves:
+        return ""
+    return (f"{game_label(err['game'], err['seed'], err['seat']).capitalize()}, the first error, move by move "
+            f"(> marks your moves):\n" + textwrap.indent(replay_text(record, err["seat"]), "  "))
+
+
 def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
-    """Per student, a Gradescope ``results.json``: one test per job, each with its own output."""
+    """Per student, a Gradescope ``results.json``: one test per job, each with its own output, its
+    ``status`` (:func:`test_status`) and, after a first error, that game move by move as text."""
     logins = sorted({r.login for res in all_results for r in students(res)})
     out: dict[str, dict[str, Any]] = {}
     for login in logins:
@@ -313,11 +342,17 @@ def gradescope(all_results: Sequence[JobResults]) -> dict[str, dict[str, Any]]:
             kind = format_of(res.job)
             total = kind.max_points(res.job)
             if row is None:
-                tests.append({"name": res.job.name, "score": 0.0, "max_score": total,
-                              "output": f"{res.job.name}: no submission.", "visibility": "visible"})
+                tests.append({"name": res.job.name, "score": 0.0, "max_score": total, "status": "failed",
+                              "output": f"{res.job.name}: no submission.", "output_format": "text",
+                              "visibility": "visible"})
                 continue
+            text = student_text(res, row, private=True)
+            replay = first_error_replay(res, row)
+            if replay:
+                text += "\n" + block(replay)  # the moves a bot chose are data
             tests.append({"name": res.job.name, "score": row.points, "max_score": total,
-                          "output": student_text(res, row, private=True), "visibility": "visible"})
+                          "status": test_status(res, row), "output": text, "output_format": "text",
+                          "visibility": "visible"})
             if kind.battery(res.job) is None and not row.absent:
                 leaderboard_items += [{"name": f"{res.job.name} score", "value": round(row.score, 3)},
                                       {"name": f"{res.job.name} wins", "value": row.wins}]
@@ -341,5 +376,5 @@ def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
     return texts
 
 
-__all__ = ["award_rule", "feedback", "first_error", "gradebook_csv", "gradescope", "group_csv", "leaderboard",
-           "leaderboard_json", "rating_text", "student_text", "students", "tier_text"]
+__all__ = ["award_rule", "feedback", "first_error", "first_error_replay", "gradebook_csv", "gradescope", "group_csv", "leaderboard",
+           "leaderboard_json", "rating_text", "student_text", "students", "test_status", "tier_text"]

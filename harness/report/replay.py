@@ -286,6 +286,39 @@ def outcome_text(record: GameRecord) -> str:
     return text
 
 
+REPLAY_TEXT_MOVES = 400  # a text replay keeps this many last moves (the ones before the end matter)
+
+
+def replay_text(record: GameRecord, seat: int | None = None) -> str:
+    """The game move by move as text, for a place that can show no replay page (Gradescope's
+    ``results.json``, whose container and report are deleted after grading): the seed and what
+    was played, one line a move (ply, who, the answer, its CPU time, the scores), the rejected
+    answer marked, and how it ended. ``seat``'s lines are marked ``>`` (the student's own)."""
+    logins = [p.login for p in record.players]
+    lines = [f"seed {record.seed}; seats: " + ", ".join(f"{i} {login}" for i, login in enumerate(logins))]
+    played = played_text(record)
+    if played:
+        lines.append(played)
+    moves = record.moves
+    if len(moves) > REPLAY_TEXT_MOVES:
+        lines.append(f"... {len(moves) - REPLAY_TEXT_MOVES} earlier moves not shown")
+    first = max(0, len(moves) - REPLAY_TEXT_MOVES)
+    ply = sum(1 for m in moves[:first] if m.accepted)
+    for move in moves[first:]:
+        who = logins[move.player] if 0 <= move.player < len(logins) else f"seat {move.player}"
+        mark = ">" if move.player == seat else " "
+        cpu = f"{move.cpu:.3f} s" if move.cpu is not None else f"{move.wall:.3f} s wall"
+        score = f"; score {' : '.join(f'{x:g}' for x in move.score)}" if move.score else ""
+        if move.accepted:
+            ply += 1
+            lines.append(f"{mark}{ply:4d}. {who}: {move_text(move.answer)} ({cpu}{score})")
+        else:
+            lines.append(f"{mark}   x  {who}: {move_text(move.answer)} ({cpu}): REJECTED")
+    lines += [f"  {v}" for v in verdict_lines(record)]
+    lines.append(f"  result: {outcome_text(record)}")
+    return "\n".join(lines)
+
+
 def write_replay(record: GameRecord, path: str | Path, *, start: int | None = None) -> Path:
     """Write the self-contained viewer page of one game to ``path``; returns the path.
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import os
 import signal
 import subprocess
@@ -151,6 +152,24 @@ def test_gradescope_gives_each_student_one_test_per_job_with_the_first_error(pla
     noisy = json.loads((out / "noisy" / "results.json").read_text())
     assert MARKER in noisy["tests"][0]["output"]  # a student's own output reaches that student
     assert MARKER not in json.dumps(json.loads((out / "ann" / "results.json").read_text()))
+    # Each test passes or fails as Gradescope shows it: every point of a pass/fail job; in a job that
+    # ranks (tiers), playing without a verdict; no usable submission fails both.
+    board = {r["login"]: r for r in json.loads(harness(played, "leaderboard", "grading", "--format", "json").stdout)["rows"]}
+    for login in ("ann", "ben", "cat", "dave", "eve", "noisy", "zoe"):
+        tests = {t["name"]: t for t in json.loads((out / login / "results.json").read_text())["tests"]}
+        grading = tests["grading"]
+        assert grading["status"] == ("passed" if grading["score"] == grading["max_score"] else "failed"), login
+        assert grading["output_format"] == "text"  # a drawing keeps its spaces
+        if login in ("cat", "dave", "eve", "zoe"):
+            assert grading["status"] == tests["tour"]["status"] == "failed", login
+    assert board["ann"]["points"] == 2 and json.loads((out / "ann" / "results.json").read_text())["tests"][1]["status"] == "passed"
+    # The replay the report would show (deleted with Gradescope's container): the game as text.
+    output = cat["tests"][0]["output"]
+    replay = output.split("the first error, move by move (> marks your moves):\n", 1)[1]
+    first = json.loads(harness(played, "export", "grading", "--format", "feedback").stdout)["cat"]
+    assert re.search(r"First error: (game \d+ \(seed \d+, seat \d\))", first)[1].capitalize() in output
+    assert re.search(r"^  >\s+x  cat: .*REJECTED$", replay, re.M) and "  result: " in replay
+    assert "cat: bad_answer: " in replay
 
 
 def test_a_public_report_holds_no_bot_output_anywhere(played: Path, tmp_path: Path) -> None:
