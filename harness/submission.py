@@ -2,7 +2,8 @@
 
 The course accepted ``player.py``, or (Quoridor) ``player.zip`` with every file at the root of
 the zip. A submission folder ``submissions/<game>/<login>/`` holds ``player.py`` and any other
-``.py`` modules beside it (a bot may be a player plus a ``utils.py``), or a ``player.zip``.
+``.py`` modules beside it (a bot may be a player plus a ``utils.py``), or a ``player.zip`` (in
+every game, not only Quoridor).
 Every file of a submission is copied into the bot's sandbox, next to ``player.py``, and is
 importable there; the static rules apply to each ``.py`` file.
 
