@@ -217,8 +217,8 @@ def register(sub: Any) -> None:
                              "verdict; auto (the default): all up to 10,000 games, else 20 per bot")
     report.set_defaults(func=cmd_report)
 
-    status = sub.add_parser("status", help="a job's last run, how many of its games are stored, its re-judgings, "
-                                           "its last error; with LOGIN, one student across the jobs")
+    status = sub.add_parser("status", help="a job's last run, games stored, re-judgings, last error; with "
+                                           "LOGIN, one student across the jobs")
     common(status)
     status.add_argument("login", nargs="?", metavar="LOGIN",
                         help="one student (or reference player) across the job's or group's jobs: every verdict "

@@ -307,7 +307,8 @@ def cmd_schedule(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``harness schedule``."""
-    p = sub.add_parser("schedule", help="print (or --install) a daily cron line or systemd timer that runs a job")
+    p = sub.add_parser("schedule", help="print (or --install, --remove) a daily cron line or systemd timer "
+                                         "that runs a job")
     p.add_argument("job", help="a job (or group of jobs) of the jobs file")
     add_config(p)
     p.add_argument("--format", choices=("cron", "systemd"), required=True, help="a crontab line, or a systemd "
