@@ -217,7 +217,7 @@ def register(sub: Any) -> None:
     run.add_argument("--scheduler-timeout", type=seconds, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10 s)")
     run.add_argument("--quiet", action="store_true", help="no progress and no leaderboard (with --log, the log "
-                     "still gets a plain progress line at each tenth of the games and at least every 30 s)")
+                     "still gets a plain progress line at each tenth of the games and every 30 s while games finish)")
     run.add_argument("--log", metavar="FILE", help="append everything the run prints to FILE (made, with its "
                      "folders, if missing)")
     run.add_argument("--no-self-check", action="store_true",
