@@ -152,9 +152,12 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
             row["rating"] = row["rating_low"] = row["rating_high"] = None
     from harness.report.rejudged import concerning, rejudgings
 
-    if rejudgings(results):  # each bot's page says which of its games were re-judged, by whom, when, why
+    found = rejudgings(results)
+    if found:  # each bot's page says which of its games were re-judged, by whom, when, why, and marks them
+        keys = {k for r in found for k in r.keys}
         for row in rows:
             row["rejudged"] = [{"head": r.head(), "games": labels} for r, labels in concerning(results, str(row["login"]))]
+            row["rejudged_ids"] = sorted(keys) if row["rejudged"] else []
     if public:
         for row in rows:
             verdict = str(row.get("reason", "")).partition(":")[0]

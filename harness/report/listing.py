@@ -148,7 +148,7 @@ def bot_row(s: Summary, seat: int, files: Mapping[str, str], n: int) -> dict[str
     """A row of a bot's games list, from its seat's side (the page is in ``bots/``); ``n`` is the
     game's number among the bot's own games, the number ``harness check`` and the feedback give it."""
     me = s.seats[seat]
-    return {"n": n, "href": f"../games/{s.id}.html" if s.replay else "", "seat": seat, "seed": s.seed,
+    return {"n": n, "id": s.id, "href": f"../games/{s.id}.html" if s.replay else "", "seat": seat, "seed": s.seed,
             "opponents": [{"login": t.login, "href": f"../bots/{files[t.login]}.html", "verdict": t.verdict}
                           for i, t in enumerate(s.seats) if i != seat and t.login != me.login],
             # The bot's own score first, then the others' in seat order: "win 6 : 0" whatever its seat.

@@ -261,6 +261,8 @@ def test_a_rejudged_game_is_named_in_the_feedback_every_export_the_report_and_st
 
     page = (results / "site" / "bots" / "cat.html").read_text()
     assert 'id="rejudged"' in page and game3 in page and "the grading machine ran out of memory" in page
+    marked = [row for row in re.findall(r"<tr>(.*?)</tr>", page, re.S) if ">re-judged</span>" in row]
+    assert len(marked) == 1 and f"games/{cats[2]}.html" in marked[0]  # its row in the games list, marked
     assert 'id="rejudged"' not in (results / "site" / "bots" / "ann.html").read_text()
 
     # A second re-judging, of the reference player: each student's own games, under their own numbers.
