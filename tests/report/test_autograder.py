@@ -181,6 +181,10 @@ def test_a_bot_with_a_bad_answer_fails_with_its_first_error_and_own_output(insta
     # inline instead of naming a replay file the student cannot open.
     assert "games/" not in test["output"] and ".html" not in test["output"]
     assert "The position it was given:" in test["output"]
+    # ... and the replay travels in results.json as text: the game of the first error, move by move.
+    replay = test["output"].split("Game 1 (seed ", 1)[1].split("move by move (> marks your moves):\n", 1)[1]
+    assert "REJECTED" in replay and "  result: strategie wins: student bad_answer" in replay, replay
+    assert test["output_format"] == "text"
 
 
 @pytest.mark.parametrize("files, reason", [
