@@ -260,4 +260,5 @@ def wrapped(text: str, room: int | None) -> str:
     return "\n".join(out)
 
 
-__all__ = ["Column", "fold", "prose_width", "stacked", "wrapped", "PIPE_WIDTH", "cut", "fit_table", "game_label", "is_terminal", "width"]
+__all__ = ["Column", "fold", "prose_width", "stacked", "wrapped", "PIPE_WIDTH", "PlainProgress", "cut", "fit_table",
+           "game_label", "is_terminal", "say", "width"]
