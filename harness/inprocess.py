@@ -27,8 +27,19 @@ from harness.sandbox.bot import construct, wire
 
 
 def load_class(game: GameSpec, path: str | Path) -> type:
-    """The student class (``Player``) of a bot file, imported with the game's bot API importable."""
-    return getattr(import_bot(path, game.botapi_dir), game.interface.student_class)
+    """The student class (``Player``) of a bot file, imported with the game's bot API importable.
+
+    A file in another shape its seed asks for is played through the game's adopters, as in the sandbox.
+    """
+    module = import_bot(path, game.botapi_dir)
+    cls = getattr(module, game.interface.student_class, None)
+    for module_name, class_name in game.interface.adopters if not isinstance(cls, type) else ():
+        cls = getattr(importlib.import_module(module_name), class_name).adopt(module)
+        if isinstance(cls, type):
+            break
+    if not isinstance(cls, type):
+        raise AttributeError(f"{path} defines no class {game.interface.student_class}")
+    return cls
 
 
 def _wire_classes(game: GameSpec) -> dict[str, type]:

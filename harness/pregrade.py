@@ -217,7 +217,9 @@ def static_checks(game: GameSpec, source: bytes | Submission, *, login: str, set
         methods = [str(m) for m in loaded.value] if isinstance(loaded.value, list) else []
         missing = [m for m in required if m not in methods]
         have = ", ".join(methods) or "none"
-        checks.append(StaticCheck("imports in the sandbox", True, f"class {cls} found"))
+        adopted = loaded.info.get("adopted")
+        checks.append(StaticCheck("imports in the sandbox", True, f"class {cls} found" if not adopted else
+                                  f"no class {cls}: class {adopted} played in the shape its assignment asks for"))
         checks.append(StaticCheck(
             f"class {cls} with the required methods", not missing,
             f"missing: {', '.join(m + '()' for m in missing)} (it has: {have})" if missing

@@ -228,7 +228,10 @@ class Interface:
     ``pip install`` too. ``any_position``: true if a bot can be asked about any position in a
     fresh process, its constructor and turn calls depending on the position alone, never on calls
     before (Blokovanie's ``move(board)``); then ``harness similarity --replay`` asks one bot the
-    positions another met.
+    positions another met. ``adopters``: bot API classes, as ``(module, class)``, that play a file
+    written in another shape its seed asks for: when a file has no ``student_class``, the first
+    adopter whose ``adopt(module)`` returns a class is constructed instead (PriemSpel's
+    ``SeedSeat`` plays a seed-style ``Speler`` over the student's own ``PriemSpel``).
     """
 
     student_class: str = "Player"
@@ -236,6 +239,7 @@ class Interface:
     after_init: tuple[str, ...] = ()
     student_imports: tuple[str, ...] = ()
     any_position: bool = False
+    adopters: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

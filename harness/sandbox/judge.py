@@ -45,7 +45,7 @@ REPORTABLE = frozenset({Verdict.EXCEPTION, Verdict.FORBIDDEN, Verdict.BAD_ANSWER
 TAMPERED = "the bot tampered with the harness's reply channel"
 REASON_CHARS = 2000
 NAME_CHARS = 200
-INFO_NAMES = ("playerName", "version", "name")  # what a constructor's reply may tell about the bot
+INFO_NAMES = ("playerName", "version", "name", "adopted")  # what a constructor's or import's reply may tell
 
 
 @dataclass(frozen=True)

@@ -183,6 +183,7 @@ class BotProcess:
                    "libraries": [str(p) for p in self.package_roots],
                    "wire": {k: list(v) for k, v in self.game.wire_classes.items()},
                    "seed": self.seed, "limit": lim.load, "class": self.game.interface.student_class,
+                   "adopters": [list(a) for a in self.game.interface.adopters],
                    "forbidden": sorted(self.game.submission.forbidden_imports),
                    "rlimits": {"AS": lim.memory_bytes, "NOFILE": lim.open_files, "FSIZE": lim.file_bytes,
                                "CORE": 0},

@@ -16,5 +16,5 @@ GAME = GameSpec(
     wire_classes={"Spel": ("priemspel", "Spel")},
     render=svg,
     describe=describe,
-    interface=Interface(required_methods=("zet",)),
+    interface=Interface(required_methods=("zet",), adopters=(("priemspel", "SeedSeat"),)),
 )

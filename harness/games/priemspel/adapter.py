@@ -10,13 +10,18 @@ from harness.games.priemspel.rules import State
 
 
 class PriemAdapter:
-    """Hands the bot a read-only ``Spel`` view (``einde()``, ``N``, ``positie``) each turn."""
+    """Hands the bot a read-only ``Spel`` view (``einde()``, ``N``, ``positie``, ``start``) each turn.
+
+    A file in the seed's own shape (``Speler``/``SpelerStrategie`` over its own ``PriemSpel``)
+    gets the same calls, through the bot API's ``SeedSeat`` (see ``GAME.interface.adopters``).
+    """
 
     def setup_calls(self, state: State, seat: int, login: str, tournament: bool) -> list[Call]:
         return [Call("__init__", (login,), "init")]
 
     def turn_calls(self, state: State, seat: int, history: Sequence[PlayedMove[int]]) -> list[Call]:
-        view = WireObject("Spel", {"_N": state.n, "_positie": state.position, "_eind": state.end})
+        start = state.position - sum(played.move for played in history)
+        view = WireObject("Spel", {"_N": state.n, "_positie": state.position, "_eind": state.end, "_start": start})
         return [Call("zet", (view,), "move")]
 
     def decode(self, state: State, seat: int, answer: Any) -> int | BadAnswer:

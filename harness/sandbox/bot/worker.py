@@ -318,6 +318,10 @@ class Worker:
             cls = getattr(sys.modules[module_name], class_name)
             self.wire_by_class[cls] = name
             self.class_by_wire[name] = cls
+        adopters = []  # bot API classes that play a file in another shape its seed asks for
+        for module_name, class_name in request.get("adopters", []):
+            __import__(module_name)  # the bot API's own module, before any bot code
+            adopters.append(getattr(sys.modules[module_name], class_name))
         # Before the guard's own finder goes first: a refused import is refused before this one looks.
         sys.meta_path.insert(0, botenv.SeededRandom(request["seed"], self.stdlib))
         # The bot's code runs on the main thread; threading and signal tell it what the course's
@@ -343,6 +347,10 @@ class Worker:
                 return self.describe(exc, "import of player.py")
             try:
                 cls = getattr(module, class_name, None)
+                for adopter in adopters if not isinstance(cls, type) else ():
+                    cls = adopter.adopt(module)  # the bot's module: on the bot thread, timed
+                    if isinstance(cls, type):
+                        break
                 if not isinstance(cls, type):
                     return {"ok": False, "verdict": "exception",
                             "reason": f"player.py defines no class {class_name}"}
@@ -353,7 +361,10 @@ class Worker:
             except BaseException as exc:  # noqa: BLE001
                 return self.describe(exc, f"inspecting class {class_name}")
             self.flush()
-            return {"ok": True, "value": methods, "info": {"rlimits": applied}}
+            info: dict[str, Any] = {"rlimits": applied}
+            if adopters and getattr(module, class_name, None) is not cls:
+                info["adopted"] = self.cls_name  # played in another shape its seed asks for
+            return {"ok": True, "value": methods, "info": info}
 
         return self.run(job, request, "import of player.py")
 
