@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from harness.sandbox import syscalls
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.privileges import setpriv_prefix
 
@@ -92,13 +93,19 @@ def make(kind: Kind, uid: int | None, caps: tuple[int, int | None] = (1, None)) 
     group = BotCgroup.create(*caps) or (BotCgroup.create(1, None) if caps != (1, None) else None)
     if group is None:
         return None
+    try:
+        filter_fd = syscalls.bwrap_pipe()  # the seccomp filter, loaded by bubblewrap before the bot's command
+    except OSError:  # no filter for this machine: the bot's own start says so (harness_error)
+        group.remove()
+        return None
     args_r, args_w = os.pipe()
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     mine = (args_w, req_w, rep_r)
-    theirs = (args_r, req_r, rep_w)
+    theirs = (args_r, req_r, rep_w) + (() if filter_fd is None else (filter_fd,))
     drop = [] if setpriv is None or uid is None else setpriv_prefix(setpriv, uid)
-    argv = [bwrap, "--args", str(args_r), *drop, python, "-I", "-S", "-B", script, str(req_r), str(rep_w)]
+    argv = [bwrap, "--args", str(args_r), *([] if filter_fd is None else ["--seccomp", str(filter_fd)]), *drop,
+            python, "-I", "-S", "-B", script, str(req_r), str(rep_w)]
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd="/", env={"PATH": "/usr/bin:/bin"}, pass_fds=theirs,
