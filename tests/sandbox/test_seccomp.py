@@ -218,3 +218,23 @@ def test_bubblewrap_gets_the_same_program_through_a_pipe(monkeypatch: pytest.Mon
         os.close(fd)
     monkeypatch.setenv("HARNESS_SECCOMP", "0")
     assert syscalls.bwrap_pipe() is None and syscalls.worker_args() == []
+
+
+@linux_only
+def test_doctor_lists_what_the_filter_refuses() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "HARNESS_SECCOMP"}
+    done = subprocess.run([sys.executable, "-m", "harness", "doctor"], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(re.match(r"  \[x\] seccomp filter \(system calls no bot needs, EPERM\) +\S+, \d+ BPF instructions", line)
+               for line in lines), done.stdout
+    listed = lines[lines.index("the seccomp filter refuses (EPERM; a bot gets an OSError):") + 1:]
+    assert listed[:len(seccomp.DENIED)] == [f"  - {family}" for family in seccomp.DENIED]
+    assert any("SysV IPC: shmget, shmat" in line for line in listed)
+    off = subprocess.run([sys.executable, "-m", "harness", "doctor"], capture_output=True, text=True, timeout=120,
+                         env={**env, "HARNESS_SECCOMP": "0", "HARNESS_ISOLATION": "plain"})
+    assert "[ ] seccomp filter (system calls no bot needs, EPERM)" in off.stdout
+    assert "the seccomp filter refuses" not in off.stdout
+    if os.geteuid() == 0:  # the container tier says what it then lets through
+        assert "no seccomp filter: a bot that disarms the guard can still use UDP" in off.stdout

@@ -75,7 +75,7 @@ FAMILIES: dict[str, dict[str, tuple[int | None, int | None]]] = {
                  "semget": (64, 190), "semop": (65, 193), "semctl": (66, 191), "semtimedop": (220, 192),
                  "msgget": (68, 186), "msgsnd": (69, 189), "msgrcv": (70, 188), "msgctl": (71, 187)},
     "preallocating disk": {"fallocate": (285, 47)},
-    "sockets": {"socket": (41, 198)},
+    "sockets of every kind (UDP, raw, netlink, packet, unix)": {"socket": (41, 198)},
     "io_uring": {"io_uring_setup": (425, 425), "io_uring_enter": (426, 426), "io_uring_register": (427, 427)},
     "other processes' memory": {"ptrace": (101, 117), "process_vm_readv": (310, 270),
                                 "process_vm_writev": (311, 271), "pidfd_getfd": (438, 438), "kcmp": (312, 272)},
