@@ -198,7 +198,8 @@ def test_the_numbers_are_the_kernel_headers(arch: str) -> None:
     text = header.read_text()
     known = {name: int(nr) for name, nr in re.findall(r"#define __NR(?:3264)?_(\w+)\s+(\d+)\b", text)}
     tables = {**seccomp.numbers(arch), "socketpair": seccomp.SOCKETPAIR[arch], "clone": seccomp.CLONE[arch],
-              "clone3": seccomp.CLONE3[arch], "personality": seccomp.PERSONALITY[arch]}
+              "clone3": seccomp.CLONE3[arch], "personality": seccomp.PERSONALITY[arch],
+              "seccomp": seccomp.SYS_SECCOMP[arch]}
     for name, nr in tables.items():
         assert known.get(name) == nr, (name, nr, known.get(name))
     missing = [n for calls in seccomp.FAMILIES.values() for n in calls if n not in seccomp.numbers(arch)]
