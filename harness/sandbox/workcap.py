@@ -176,10 +176,15 @@ class WorkCap:
 
 def held_open(pids: Iterable[int], seen: set[tuple[int, int]]) -> int:
     """Bytes allocated to the regular files ``pids`` hold open or mapped that are linked in no
-    folder (unlinked, ``O_TMPFILE``, ``memfd``), each inode once and none of ``seen`` (the
+    folder (unlinked, ``O_TMPFILE``, ``memfd``) and belong to the process's own uid (not a
+    system library replaced on disk while mapped), each inode once and none of ``seen`` (the
     folder's ``(device, inode)``s). Followed through ``/proc``: the harness reads every uid's."""
     total = 0
     for pid in pids:
+        try:
+            owner = os.stat(f"/proc/{pid}").st_uid
+        except OSError:
+            continue  # gone meanwhile
         links = []
         try:
             links = [f"/proc/{pid}/fd/{fd}" for fd in os.listdir(f"/proc/{pid}/fd")]
@@ -197,7 +202,7 @@ def held_open(pids: Iterable[int], seen: set[tuple[int, int]]) -> int:
                 st = os.stat(link)
             except OSError:
                 continue
-            if not stat.S_ISREG(st.st_mode) or st.st_nlink > 0 or (st.st_dev, st.st_ino) in seen:
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink > 0 or st.st_uid != owner or (st.st_dev, st.st_ino) in seen:
                 continue
             seen.add((st.st_dev, st.st_ino))
             total += st.st_blocks * 512

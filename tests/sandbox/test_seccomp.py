@@ -139,7 +139,8 @@ def test_an_unknown_architecture_gets_no_filter_and_no_bot() -> None:
               "seccomp.machine = lambda: 'riscv64'\nseccomp.confine()\nprint('ran')\n")
     done = subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (3, "")
-    assert done.stderr == "harness: cannot install the seccomp filter: no seccomp filter for the architecture 'riscv64'\n"
+    assert done.stderr == ("harness: cannot install the seccomp filter: no seccomp filter for the architecture "
+                           "'riscv64'\n")
 
 
 def run_bpf(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> int:

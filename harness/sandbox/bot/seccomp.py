@@ -1,11 +1,12 @@
 """A seccomp filter: the system calls a bot's process may not make at all, refused by the kernel.
 
-Landlock confines files, TCP, signals and abstract sockets; the rest of the kernel's surface
-is this filter's. In plain mode the worker installs it at its start (:func:`confine`), after
+Landlock confines files, TCP, signals and abstract sockets; the rest of the kernel's surface is
+this filter's. In plain mode the worker installs it at its start (:func:`confine`), after
 Landlock and before the guard, the hello and any bot code; under bubblewrap, bubblewrap loads
 the same program before it runs the worker (:mod:`harness.sandbox.syscalls`). Every thread and
-process the bot starts inherits it, and nothing can remove it. A refused call returns ``EPERM`` (never a kill): the bot gets an ``OSError`` like any
-other refusal, and the guard and the parent's verdicts decide what follows.
+process the bot starts inherits it, and nothing can remove it. A refused call returns ``EPERM``
+(never a kill): the bot gets an ``OSError`` like any other refusal, and the guard and the
+parent's verdicts decide what follows.
 
 Refused (:data:`DENIED`, as ``harness doctor`` lists them):
 
