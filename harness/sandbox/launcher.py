@@ -34,8 +34,9 @@ from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.privileges import setpriv_prefix
 
 AHEAD = 2  # launchers kept ready per kind: both seats of the next game
-# The kinds of sandbox: (bwrap, setpriv or None, python, the worker's script).
-Kind = tuple[str, str | None, str, str]
+# The kinds of sandbox: (bwrap, setpriv or None, python, the worker's script, whether bubblewrap
+# loads the seccomp filter).
+Kind = tuple[str, str | None, str, str, bool]
 
 
 @dataclass
@@ -89,12 +90,13 @@ def make(kind: Kind, uid: int | None, caps: tuple[int, int | None] = (1, None)) 
     This waits for the kernel's move into the cgroup. The caps are the bot's, set again at the
     claim if they differ: a launcher is bubblewrap blocked in one ``read`` until then.
     """
-    bwrap, setpriv, python, script = kind
+    bwrap, setpriv, python, script, filtered = kind
     group = BotCgroup.create(*caps) or (BotCgroup.create(1, None) if caps != (1, None) else None)
     if group is None:
         return None
     try:
-        filter_fd = syscalls.bwrap_pipe()  # the seccomp filter, loaded by bubblewrap before the bot's command
+        # the seccomp filter, loaded by bubblewrap before the bot's command
+        filter_fd = syscalls.bwrap_pipe() if filtered else None
     except OSError:  # no filter for this machine: the bot's own start says so (harness_error)
         group.remove()
         return None

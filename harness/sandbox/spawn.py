@@ -147,7 +147,8 @@ def launch(bot: BotProcess, lib: Path, tasks: int, memory: int, wanted: set[str]
     caller starts bubblewrap itself.
     """
     support = bubblewrap.support()
-    kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT))
+    kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT),
+            syscalls.enabled())
     ready = launcher.claim(kind, privileges.pick_uid, tasks, memory,
                            lambda uid: bwrap_options(bot, lib, wanted, uid))
     if ready is None:

@@ -240,3 +240,54 @@ def test_doctor_lists_what_the_filter_refuses() -> None:
     assert "the seccomp filter refuses" not in off.stdout
     if os.geteuid() == 0:  # the container tier says what it then lets through
         assert "no seccomp filter: a bot that disarms the guard can still use UDP" in off.stdout
+
+
+STATUS_BOT = b"""
+def step(spel):
+    for k in range(1, spel.N + 1):
+        n = spel.positie + k
+        if n > 1 and all(n % i for i in range(2, int(n ** 0.5) + 1)):
+            return k
+    return 1
+
+
+def disarm():  # the guard refuses /proc/self/status; the kernel's filter is what this reads
+    import sys
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            guard = getattr(frame.f_locals.get("self"), "guard", None)
+            if guard is not None:
+                guard.armed = False
+                return
+            frame = frame.f_back
+
+
+class Player:
+    def __init__(self, name):
+        disarm()
+        with open("/proc/self/status") as f:
+            print("seccomp", f.read().split("Seccomp:")[1].split()[0], flush=True)
+
+    def zet(self, spel):
+        return step(spel)
+"""
+
+
+@linux_only
+@pytest.mark.parametrize("mode", ["auto", "plain"])
+def test_every_tier_runs_bots_under_the_filter_unless_turned_off(mode: str, monkeypatch: pytest.MonkeyPatch,
+                                                                  no_leftovers: None) -> None:
+    """In force in the bot's process in both tiers (bubblewrap's --seccomp, the worker's own);
+    ``HARNESS_SECCOMP=0`` runs it without (a launcher made ahead with the filter is not used then)."""
+    from harness.games import get_game
+    from harness.match import play_match
+    from harness.record import Verdict
+    from harness.sandbox import Limits
+
+    game = get_game("priemspel")
+    basis = (Path(__file__).resolve().parents[2] / "reference_players/priemspel/basis.py").read_bytes()
+    for setting, expected in (("1", "2"), ("0", "0"), ("1", "2")):
+        monkeypatch.setenv("HARNESS_SECCOMP", setting)
+        record = play_match(game, [STATUS_BOT, basis], seed=1, limits=Limits(isolation=mode))
+        assert [p.verdict for p in record.players] == [Verdict.OK, Verdict.OK], record.players[0].reason
+        assert record.players[0].stdout == f"seccomp {expected}\n", (setting, record.players[0].stdout)
