@@ -46,6 +46,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     width = max(len(f.name) for f in features)
     for f in features:
         print(f"  [{'x' if f.active else ' '}] {f.name:<{width}}  {f.how}")
+    refused = isolation.seccomp_refuses()
+    if refused:
+        print("the seccomp filter refuses (EPERM; a bot gets an OSError):")
+        for family in refused:
+            print(f"  - {family}")
     if isolation.use_bwrap("auto"):
         mode = "bubblewrap"
     elif isolation.effective_mode("auto") == "plain":

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.sandbox import botside, bubblewrap, cgroup, container, privileges
+from harness.sandbox import botside, bubblewrap, cgroup, container, privileges, syscalls
+from harness.sandbox.bot import seccomp
 from harness.sandbox.privileges import IsolationUnavailable
 
 WARNED_ENV = "HARNESS_SANDBOX_WARNED"  # inherited by worker processes of a pool: one line per run
@@ -93,6 +94,7 @@ def report(mode: str = "auto") -> list[Feature]:
                 "only" if locked else "audit-hook policy only (best effort)"),
         Feature("bot runs as an unprivileged uid of its own", *_uid_feature(bw)),
         Feature("Landlock (files, TCP, signals and abstract sockets)", *_landlock_feature(bw)),
+        Feature("seccomp filter (system calls no bot needs, EPERM)", *_seccomp_feature(bw)),
         Feature("PID and IPC namespaces", bw.available,
                 "bwrap --unshare-pid --unshare-ipc" if bw.available else "needs bubblewrap"),
         Feature("process/thread cap (pids cgroup)", "pids" in cg.controllers,
@@ -148,6 +150,28 @@ def _landlock_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
     return True, f"ABI {version}: " + "; ".join(what)
 
 
+def _seccomp_feature(bw: bubblewrap.BwrapSupport) -> tuple[bool, str]:
+    if not syscalls.enabled():
+        return False, "turned off (HARNESS_SECCOMP=0)"
+    try:
+        size = len(syscalls.program()) // 8
+    except OSError as exc:
+        return False, f"{exc}: every bot is refused (harness_error); HARNESS_SECCOMP=0 runs them without it"
+    how = "loaded by bubblewrap (--seccomp)" if bw.available else "installed by the worker before any bot code"
+    return True, f"{seccomp.machine()}, {size} BPF instructions, {how}; what it refuses is listed below"
+
+
+def seccomp_refuses() -> tuple[str, ...]:
+    """What the seccomp filter refuses, one line per family (none where it is not applied)."""
+    if not syscalls.enabled():
+        return ()
+    try:
+        syscalls.program()
+    except OSError:
+        return ()
+    return seccomp.DENIED
+
+
 def tier(mode: str = "auto") -> str:
     """The tier bots run in with isolation ``mode``, and what holds them there, in one line."""
     try:
@@ -156,14 +180,14 @@ def tier(mode: str = "auto") -> str:
         return "none: bubblewrap is required and unavailable, so no bot starts"
     name = container.tier(bwrap)
     if name == "bubblewrap":
-        return "bubblewrap (namespaces, a uid of its own, cgroups, rlimits, the guard)"
+        return f"bubblewrap (namespaces, a uid of its own, {'seccomp, ' if seccomp_refuses() else ''}cgroups, rlimits, the guard)"
     if name == "unprotected":
         return ("unprotected (the harness is not root: rlimits and the guard only, enough against accidents, "
                 "not against an attacker)")
     version = container.landlock_abi()
     return (f"container (root, no bubblewrap: a uid of its own, Landlock "
-            f"{f'ABI {version}' if version > 0 else 'off (not in this kernel, or HARNESS_LANDLOCK=0)'}, rlimits, cgroups where "
-            f"writable, the guard)")
+            f"{f'ABI {version}' if version > 0 else 'off (not in this kernel, or HARNESS_LANDLOCK=0)'}, "
+            f"{'seccomp' if seccomp_refuses() else 'no seccomp'}, rlimits, cgroups where writable, the guard)")
 
 
 def plain_gaps() -> list[str]:
@@ -175,8 +199,10 @@ def plain_gaps() -> list[str]:
     """
     gaps = ["a bot can tell which paths exist (os.path.exists and os.stat are not audited)"]
     if privileges.is_root() and container.landlock_abi() > 0:
-        gaps += ["a bot that disarms the guard can still use UDP, and unix sockets with a path it can reach",
-                 "no PID namespace: a bot can tell which processes exist (os.stat of /proc/<pid>)"]
+        gaps += [] if seccomp_refuses() else [
+            "no seccomp filter: a bot that disarms the guard can still use UDP, unix sockets with a path it can "
+            "reach, SysV IPC (shared by every uid, outliving the game) and fallocate"]
+        gaps += ["no PID namespace: a bot can tell which processes exist (os.stat of /proc/<pid>)"]
     elif privileges.is_root():
         gaps += ["no Landlock in this kernel: a bot that disarms the guard can read every file any user can "
                  "read, write where any user can write, and use the network",
@@ -191,4 +217,4 @@ def plain_gaps() -> list[str]:
 
 
 __all__ = ["Feature", "IsolationUnavailable", "MODES", "effective_mode", "plain_gaps",
-           "report", "tier", "use_bwrap", "warn_once"]
+           "report", "seccomp_refuses", "tier", "use_bwrap", "warn_once"]

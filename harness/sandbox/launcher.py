@@ -29,12 +29,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from harness.sandbox import syscalls
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.privileges import setpriv_prefix
 
 AHEAD = 2  # launchers kept ready per kind: both seats of the next game
-# The kinds of sandbox: (bwrap, setpriv or None, python, the worker's script).
-Kind = tuple[str, str | None, str, str]
+# The kinds of sandbox: (bwrap, setpriv or None, python, the worker's script, whether bubblewrap
+# loads the seccomp filter).
+Kind = tuple[str, str | None, str, str, bool]
 
 
 @dataclass
@@ -88,17 +90,24 @@ def make(kind: Kind, uid: int | None, caps: tuple[int, int | None] = (1, None)) 
     This waits for the kernel's move into the cgroup. The caps are the bot's, set again at the
     claim if they differ: a launcher is bubblewrap blocked in one ``read`` until then.
     """
-    bwrap, setpriv, python, script = kind
+    bwrap, setpriv, python, script, filtered = kind
     group = BotCgroup.create(*caps) or (BotCgroup.create(1, None) if caps != (1, None) else None)
     if group is None:
+        return None
+    try:
+        # the seccomp filter, loaded by bubblewrap before the bot's command
+        filter_fd = syscalls.bwrap_pipe() if filtered else None
+    except OSError:  # no filter for this machine: the bot's own start says so (harness_error)
+        group.remove()
         return None
     args_r, args_w = os.pipe()
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     mine = (args_w, req_w, rep_r)
-    theirs = (args_r, req_r, rep_w)
+    theirs = (args_r, req_r, rep_w) + (() if filter_fd is None else (filter_fd,))
     drop = [] if setpriv is None or uid is None else setpriv_prefix(setpriv, uid)
-    argv = [bwrap, "--args", str(args_r), *drop, python, "-I", "-S", "-B", script, str(req_r), str(rep_w)]
+    argv = [bwrap, "--args", str(args_r), *([] if filter_fd is None else ["--seccomp", str(filter_fd)]), *drop,
+            python, "-I", "-S", "-B", script, str(req_r), str(rep_w)]
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd="/", env={"PATH": "/usr/bin:/bin"}, pass_fds=theirs,

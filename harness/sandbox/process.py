@@ -157,7 +157,8 @@ class BotProcess:
             self.meter = ProcMeter.open(self._worker_pid) or CpuMeter()
         self.turns = Turns(self._worker_pid, self.cgroup, self.bwrap, lambda sig: self._signal(sig, group=False))
         if not self.bwrap and self.root is not None:  # (bubblewrap: the folder is a tmpfs of that size)
-            self.workcap = WorkCap(self.root / "work", self.limits.work_bytes, self._worker_pid)
+            self.workcap = WorkCap(self.root / "work", self.limits.work_bytes, self._worker_pid,  # its processes':
+                                   lambda: (self.cgroup.pids() if self.cgroup else []) or procfs.tree(self._worker_pid))
         if sys.platform.startswith("linux"):
             # The bot's thread (the main one, tid = pid) and any it starts, not the worker's clock:
             # its other thread now, before any bot code has run (procfs.clock_threads).
@@ -349,7 +350,7 @@ class BotProcess:
         if isinstance(outcome, CallResult):
             outcome.wall, outcome.cpu = wall, measured
             return outcome
-        over = self.workcap.check() if self.workcap is not None else None
+        over = self.workcap.settle() if self.workcap is not None else None
         if over is not None:  # what it wrote counts before what it answered
             self._kill()
             self.dead = CallResult(False, verdict=Verdict.FORBIDDEN, reason=over, wall=wall, cpu=measured)

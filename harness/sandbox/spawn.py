@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from harness.sandbox import botside, bubblewrap, container, launcher, privileges, stale
+from harness.sandbox import botside, bubblewrap, container, launcher, privileges, stale, syscalls
 from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import use_bwrap
@@ -92,14 +92,17 @@ def spawn(bot: BotProcess) -> None:
     memory = bot.limits.memory_bytes + (bot.limits.work_bytes if bot.bwrap else 0) + (64 << 20)
     if bot.bwrap and bot.limits.cgroups and launch(bot, lib, tasks, memory, wanted):
         return
+    filter_fd = syscalls.bwrap_pipe() if bot.bwrap else None  # bubblewrap loads the seccomp filter itself
     req_r, bot._req_w = os.pipe()
     bot._rep_r, rep_w = os.pipe()
+    theirs: tuple[int, ...] = (req_r, rep_w) + (() if filter_fd is None else (filter_fd,))
     as_user: dict[str, Any] = {}  # plain mode as root: the bot's own uid
     if bot.bwrap:
         support = bubblewrap.support()
         bot.uid = privileges.pick_uid() if support.drop else None
         drop = privileges.setpriv_prefix(support.drop, bot.uid) if support.drop and bot.uid else []
-        argv = [support.path or "bwrap", *bwrap_options(bot, lib, wanted, bot.uid), *drop,
+        argv = [support.path or "bwrap", *bwrap_options(bot, lib, wanted, bot.uid),
+                *([] if filter_fd is None else ["--seccomp", str(filter_fd)]), *drop,
                 bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w)]
     else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
         python, confine = sys.executable, []
@@ -110,15 +113,16 @@ def spawn(bot: BotProcess) -> None:
             bot.uid = privileges.pick_uid()
             privileges.share_with(bot.uid, bot.root, code, work)
             as_user = {"user": bot.uid, "group": bot.uid, "extra_groups": []}
-        argv = [python, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig", *confine]
+        argv = [python, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig",
+                *syscalls.worker_args(), *confine]
     try:
         bot.proc = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=work, env=scrubbed_env(work), pass_fds=(req_r, rep_w),
+            cwd=work, env=scrubbed_env(work), pass_fds=theirs,
             start_new_session=True, close_fds=True, **as_user)
     finally:
-        os.close(req_r)
-        os.close(rep_w)
+        for fd in theirs:
+            os.close(fd)
     if bot.limits.cgroups:
         bot.cgroup = BotCgroup.create(tasks, memory)
 
@@ -143,7 +147,8 @@ def launch(bot: BotProcess, lib: Path, tasks: int, memory: int, wanted: set[str]
     caller starts bubblewrap itself.
     """
     support = bubblewrap.support()
-    kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT))
+    kind = (support.path or "bwrap", support.drop, bubblewrap.python_executable(), str(lib / botside.SCRIPT),
+            syscalls.enabled())
     ready = launcher.claim(kind, privileges.pick_uid, tasks, memory,
                            lambda uid: bwrap_options(bot, lib, wanted, uid))
     if ready is None:

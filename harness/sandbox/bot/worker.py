@@ -1,11 +1,12 @@
 """The bot-side worker: runs in the bot's own process and calls the bot's code on request.
 
 Started by :class:`harness.sandbox.process.BotProcess` as
-``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig [landlock ABI r:PATH ... w:PATH ...]]``
-(under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first),
+``python -I -S -B worker.pyc REQUEST_FD REPLY_FD [pdeathsig [seccomp] [landlock ABI r:PATH ... w:PATH ...]]``
+(under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first;
+``seccomp``: plain mode's syscall filter, :mod:`seccomp`, installed next),
 from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where the modules
 it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
-``_harness_botenv`` (and ``_harness_landlock``, in the container tier only).
+``_harness_botenv`` (and ``_harness_landlock`` and ``_harness_seccomp``, in plain mode only).
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
@@ -573,10 +574,13 @@ def _short(exc: BaseException) -> str:
 def main() -> None:
     req_fd, rep_fd = int(sys.argv[1]), int(sys.argv[2])
     extra = sys.argv[3:]
-    if extra[:1] == ["pdeathsig"]:
+    flags = extra[:extra.index("landlock")] if "landlock" in extra else extra
+    if "pdeathsig" in flags:
         botenv.die_with_parent()  # before the guard: it refuses ctypes once armed
-    if extra[1:2] == ["landlock"]:  # the container tier: before the guard, the hello and any bot code
-        __import__("_harness_landlock").confine(extra[2:], sys.path)
+    if "landlock" in extra:  # the container tier: before the guard, the hello and any bot code
+        __import__("_harness_landlock").confine(extra[len(flags) + 1:], sys.path)
+    if "seccomp" in flags:  # plain mode (bubblewrap loads the same filter itself): as early
+        __import__("_harness_seccomp").confine()
     guard = guard_module.Guard()
     guard.install()  # the hook judges nothing until the bot's module is about to be imported
     # The bot sees the standard library only (plus its own folders, added at load): not the
