@@ -1,0 +1,172 @@
+"""``harness import``: a Moodle or Canvas bulk download into a job's submissions folder.
+
+Each file of the download is read from its name (:mod:`harness.intake.names`), mapped to a login
+through the roster, and read (capped) from the zip (:mod:`harness.intake.archive`). A student's
+files of one download form one attempt, at the newest of their times; a file name present twice
+(Canvas's ``player.py`` and ``player-1.py``: a renamed resubmission) makes one attempt per
+version, oldest first. Every attempt is recorded with its time (:mod:`harness.intake.attempts`),
+and the newest one the deadline accepts is installed as ``<into>/<login>/``: with ``late:`` the
+newest of all (charged when the job is graded), with a deadline that closes the newest on time.
+Only ``.py`` files and ``player.zip`` are a bot's; other files are skipped and counted.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone, tzinfo
+from pathlib import Path
+
+from harness.intake.archive import MAX_TOTAL, IntakeError, RawFile, cap_for, read_capped, source_files
+from harness.intake.attempts import LOGIN, Attempt, History, digest, folder_files
+from harness.intake.names import Matcher, parse
+from harness.roster import Person
+from harness.submission import NAME, ZIP
+from harness.tournament.deadline import LatePolicy, accepted, days_late, shown
+
+
+@dataclass
+class ImportReport:
+    """What an import did: one line per student, per unmapped name, per problem."""
+
+    students: list[str] = field(default_factory=list)
+    unmapped: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # why -> how many files
+    attempts_new: int = 0
+    installed: int = 0
+
+    def lines(self) -> list[str]:
+        skipped = [f"skipped {n} file{'s' if n != 1 else ''}: {why}" for why, n in sorted(self.skipped.items())]
+        return [*self.students, *self.unmapped, *self.problems, *skipped]
+
+
+def _bot_file(name: str) -> bool:
+    return bool(NAME.match(name)) and (name.endswith(".py") or name == ZIP)
+
+
+@dataclass
+class _Version:
+    time: datetime
+    data: bytes
+    late_mark: bool
+    source: str
+
+
+def _attempts(files: dict[str, list[_Version]]) -> list[tuple[datetime, dict[str, bytes], bool, str]]:
+    """A student's files of one download as attempts: the i-th attempt takes the i-th version of
+    each file (its last, if it has fewer); oldest first."""
+    for versions in files.values():
+        versions.sort(key=lambda v: v.time)
+    count = max(len(v) for v in files.values())
+    out = []
+    for i in range(count):
+        chosen = {name: versions[min(i, len(versions) - 1)] for name, versions in files.items()}
+        own = [v for name, v in chosen.items() if len(files[name]) > i] or list(chosen.values())
+        out.append((max(v.time for v in own), {n: v.data for n, v in chosen.items()},
+                    any(v.late_mark for v in chosen.values()), own[0].source))
+    return out
+
+
+def choose(attempts: Sequence[Attempt], deadline: datetime | None, late: LatePolicy | None) -> Attempt | None:
+    """The attempt to grade: the newest uploaded one the deadline accepts (any, without a deadline);
+    what a folder held before an import only when nothing was uploaded."""
+    uploaded = [a for a in attempts if not a.found] or list(attempts)  # a folder's old content: no upload time
+    ok = [a for a in uploaded if deadline is None or accepted(a.time, deadline, late)]
+    return ok[-1] if ok else None
+
+
+def import_download(source: Path, into: Path, people: Iterable[Person], *, zone: tzinfo,
+                    deadline: datetime | None = None, late: LatePolicy | None = None,
+                    now: datetime | None = None) -> ImportReport:
+    """Import ``source`` (a zip or a folder) into ``into``; :class:`IntakeError` (one line) if the
+    source is refused as a whole (then nothing is written)."""
+    now = now or datetime.now(timezone.utc)
+    report = ImportReport()
+    raws = source_files(source, zone)
+    matcher = Matcher(people)
+    by_login: dict[str, dict[str, dict[str, list[_Version]]]] = defaultdict(lambda: defaultdict(dict))
+    unmapped: dict[str, str] = {}
+    total = 0
+    wanted: list[tuple[str, str, RawFile, bool]] = []
+    for raw in raws:  # every check before anything is written: a refused file stops nothing else
+        entry = parse(raw.path)
+        if entry is None:
+            why = "not named as Moodle or Canvas name a submission's file"
+            report.skipped[why] = report.skipped.get(why, 0) + 1
+            continue
+        if entry.skip:
+            report.skipped[entry.skip] = report.skipped.get(entry.skip, 0) + 1
+            continue
+        who = matcher.find(entry)
+        if isinstance(who, str):
+            key = f"{entry.lms} {entry.who!r} ({entry.number})"
+            unmapped.setdefault(key, f"unmapped: {raw.source}: {raw.path!r}: {who}")
+            continue
+        if not LOGIN.match(who.login):
+            report.problems.append(f"{who.login!r}: not usable as a folder name; skipped")
+            continue
+        if not _bot_file(entry.file):
+            why = "no part of a bot (a bot is .py files or player.zip)"
+            report.skipped[why] = report.skipped.get(why, 0) + 1
+            continue
+        total += min(raw.size, cap_for(entry.file))
+        wanted.append((who.login, entry.file, raw, entry.late))
+    if total > MAX_TOTAL:
+        raise IntakeError(f"{source}: {total} bytes of bot files (at most {MAX_TOTAL}); nothing imported")
+    read = 0
+    for login, name, raw, late_mark in wanted:
+        data = read_capped(raw, cap_for(name))
+        if data is None:
+            report.problems.append(f"{login}: {raw.source}: {raw.path!r} is larger than {cap_for(name)} bytes "
+                                   "unpacked; skipped")
+            continue
+        read += len(data)
+        if read > MAX_TOTAL:
+            raise IntakeError(f"{source}: more than {MAX_TOTAL} bytes unpacked; stopped")
+        by_login[login][raw.source].setdefault(name, []).append(_Version(raw.time, data, late_mark, raw.source))
+    report.unmapped = list(unmapped.values())
+    into.mkdir(parents=True, exist_ok=True)
+    for login in sorted(by_login):
+        report.students.append(_install(into, login, by_login[login], deadline, late, now, report))
+    return report
+
+
+def _install(into: Path, login: str, sources: dict[str, dict[str, list[_Version]]], deadline: datetime | None,
+             late: LatePolicy | None, now: datetime, report: ImportReport) -> str:
+    """Record one student's attempts and install the one to grade; the student's line."""
+    history = History(into, login)
+    history.keep_current(now)
+    new = 0
+    for files in sources.values():
+        for time, content, late_mark, source in _attempts(files):
+            attempt = Attempt(time, digest(content), sorted(content), source, late_mark,
+                              extra={"imported": now.isoformat(timespec="seconds")})
+            new += history.add(attempt, content)
+    report.attempts_new += new
+    chosen = choose(history.attempts, deadline, late)
+    where = deadline or history.attempts[-1].time
+    count = f"{len(history.attempts)} attempt{'s' if len(history.attempts) != 1 else ''} ({new} new)"
+    if chosen is None:
+        history.save()
+        return (f"{login}: {count}; every one is after the deadline {shown(deadline or now, where)} and not "
+                "accepted: nothing installed")
+    current = into / login
+    same = current.is_dir() and digest(folder_files(current)) == chosen.digest
+    if not same:
+        history.install(chosen)
+        report.installed += 1
+    history.installed = chosen.digest
+    history.save()
+    when = shown(chosen.time, where)
+    lateness = ""
+    if deadline is not None:
+        days = days_late(chosen.time, deadline)
+        lateness = ", on time" if days == 0 else f", {days} day{'s' if days != 1 else ''} late"
+    newer = [a for a in history.attempts if a.time > chosen.time]
+    left = f"; {len(newer)} later attempt{'s' if len(newer) != 1 else ''} not accepted" if newer else ""
+    return f"{login}: {count}; graded: {when}{lateness}{' (installed)' if not same else ' (already in place)'}{left}"
+
+
+__all__ = ["ImportReport", "choose", "import_download"]
