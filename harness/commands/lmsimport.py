@@ -30,7 +30,8 @@ def _job_inputs(args: argparse.Namespace) -> tuple[list[Person], Path, datetime 
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     if args.job in config.groups:
-        raise UsageError(f"{args.job} is a group of jobs; import into one job (one of {', '.join(config.groups[args.job])})")
+        members = ", ".join(config.groups[args.job])
+        raise UsageError(f"{args.job} is a group of jobs; import into one of its jobs ({members})")
     data = yaml.safe_load(config.path.read_text(encoding="utf-8"))
     body = {**(data.get("defaults") or {}), **data["jobs"][args.job]}
     r = Reader(config.path, f"jobs.{args.job}", body)

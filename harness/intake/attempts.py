@@ -12,10 +12,11 @@ dot)::
 ``attempts.json`` lists the attempts oldest first, each with its upload ``time`` (UTC, ISO 8601),
 the ``digest`` of its files (:func:`digest`), their names, the ``source`` it came from (the zip,
 or ``found in the folder`` for what a folder held before an import replaced it) and Canvas's
-``LATE`` mark, and names the ``installed`` attempt. What a folder held is recorded with ``found``:
-its time is its files' modification time, no upload time, so it is never chosen over an uploaded
-attempt and never charged by the deadline. The same attempt imported twice (the same
-files at the same time) is recorded once.
+``LATE`` mark and file ids and where its time comes from, and names the ``installed`` attempt. An
+attempt is recorded once however many downloads hold it: the same files at the same time, or
+(Canvas, whose entry times are the download's) the same file ids. What a folder held is recorded
+with ``found``: its time is its files' modification time, no upload time, so it is never chosen
+over an uploaded attempt and never charged by the deadline.
 
 The deadline reads it back (:func:`recorded_time`): the graded folder's files are digested and
 the earliest attempt with that digest gives the time.
@@ -123,9 +124,12 @@ class History:
             part.mkdir(exist_ok=True)
 
     def add(self, attempt: Attempt, files: Mapping[str, bytes]) -> bool:
-        """Record an attempt and keep its files; False if the same attempt is already recorded."""
+        """Record an attempt and keep its files; False if it is recorded already: the same files at
+        the same time, or (Canvas) the same uploaded files by their ids, from another download."""
+        ids = attempt.extra.get("canvas_file_ids")
         for known in self.attempts:
-            if known.digest == attempt.digest and abs((known.time - attempt.time).total_seconds()) < 2:
+            if known.digest == attempt.digest and (abs((known.time - attempt.time).total_seconds()) < 2
+                                                   or (ids and known.extra.get("canvas_file_ids") == ids)):
                 return False
         stamp = attempt.time.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
         attempt.folder = f"{stamp}-{attempt.digest[:12]}"

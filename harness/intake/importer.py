@@ -8,6 +8,12 @@ version, oldest first. Every attempt is recorded with its time (:mod:`harness.in
 and the newest one the deadline accepts is installed as ``<into>/<login>/``: with ``late:`` the
 newest of all (charged when the job is graded), with a deadline that closes the newest on time.
 Only ``.py`` files and ``player.zip`` are a bot's; other files are skipped and counted.
+
+**Times.** Moodle's entry time is the file's upload. Canvas writes the time it made the zip, so a
+Canvas attempt's time is when it was first downloaded: an upper bound of its upload. An attempt
+Canvas did not mark ``LATE`` was on time by Canvas's own due date, so its time is capped at the
+deadline; a ``LATE`` one is charged from its download time: download at least daily after the
+deadline (a folder of the downloads keeps each attempt's first appearance) to charge it to the day.
 """
 
 from __future__ import annotations
@@ -17,13 +23,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
+from typing import Any
 
 from harness.intake.archive import MAX_TOTAL, IntakeError, RawFile, cap_for, read_capped, source_files
 from harness.intake.attempts import LOGIN, Attempt, History, digest, folder_files
-from harness.intake.names import Matcher, parse
+from harness.intake.names import Entry, Matcher, parse
 from harness.roster import Person
 from harness.submission import NAME, ZIP
 from harness.tournament.deadline import LatePolicy, accepted, days_late, shown
+
+
+# Where an attempt's time comes from (recorded with it). Moodle adds each file to the zip from its
+# stored content file (``stored_file::archive_file``), so the entry's time is the upload's; Canvas's
+# rubyzip writes each entry with the time the zip was made (``get_output_stream`` without a time).
+TIME_FROM = {"moodle": "the zip entry's time (Moodle: when the file was uploaded)",
+             "canvas": "the zip entry's time (Canvas: when the download was made, an upper bound)"}
 
 
 @dataclass
@@ -52,9 +66,12 @@ class _Version:
     data: bytes
     late_mark: bool
     source: str
+    lms: str
+    file_id: str = ""
 
 
-def _attempts(files: dict[str, list[_Version]]) -> list[tuple[datetime, dict[str, bytes], bool, str]]:
+def _attempts(files: dict[str, list[_Version]]) -> list[tuple[datetime, dict[str, bytes], bool, str, str,
+                                                               list[str]]]:
     """A student's files of one download as attempts: the i-th attempt takes the i-th version of
     each file (its last, if it has fewer); oldest first."""
     for versions in files.values():
@@ -65,7 +82,8 @@ def _attempts(files: dict[str, list[_Version]]) -> list[tuple[datetime, dict[str
         chosen = {name: versions[min(i, len(versions) - 1)] for name, versions in files.items()}
         own = [v for name, v in chosen.items() if len(files[name]) > i] or list(chosen.values())
         out.append((max(v.time for v in own), {n: v.data for n, v in chosen.items()},
-                    any(v.late_mark for v in chosen.values()), own[0].source))
+                    any(v.late_mark for v in chosen.values()), own[0].source, own[0].lms,
+                    sorted(v.file_id for v in chosen.values() if v.file_id)))
     return out
 
 
@@ -89,7 +107,7 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
     by_login: dict[str, dict[str, dict[str, list[_Version]]]] = defaultdict(lambda: defaultdict(dict))
     unmapped: dict[str, str] = {}
     total = 0
-    wanted: list[tuple[str, str, RawFile, bool]] = []
+    wanted: list[tuple[str, str, RawFile, Entry]] = []
     for raw in raws:  # every check before anything is written: a refused file stops nothing else
         entry = parse(raw.path)
         if entry is None:
@@ -112,11 +130,11 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
             report.skipped[why] = report.skipped.get(why, 0) + 1
             continue
         total += min(raw.size, cap_for(entry.file))
-        wanted.append((who.login, entry.file, raw, entry.late))
+        wanted.append((who.login, entry.file, raw, entry))
     if total > MAX_TOTAL:
         raise IntakeError(f"{source}: {total} bytes of bot files (at most {MAX_TOTAL}); nothing imported")
     read = 0
-    for login, name, raw, late_mark in wanted:
+    for login, name, raw, entry in wanted:
         data = read_capped(raw, cap_for(name))
         if data is None:
             report.problems.append(f"{login}: {raw.source}: {raw.path!r} is larger than {cap_for(name)} bytes "
@@ -125,7 +143,8 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
         read += len(data)
         if read > MAX_TOTAL:
             raise IntakeError(f"{source}: more than {MAX_TOTAL} bytes unpacked; stopped")
-        by_login[login][raw.source].setdefault(name, []).append(_Version(raw.time, data, late_mark, raw.source))
+        by_login[login][raw.source].setdefault(name, []).append(_Version(raw.time, data, entry.late, raw.source,
+                                                                                   entry.lms, entry.file_id))
     report.unmapped = list(unmapped.values())
     into.mkdir(parents=True, exist_ok=True)
     for login in sorted(by_login):
@@ -140,9 +159,13 @@ def _install(into: Path, login: str, sources: dict[str, dict[str, list[_Version]
     history.keep_current(now)
     new = 0
     for files in sources.values():
-        for time, content, late_mark, source in _attempts(files):
-            attempt = Attempt(time, digest(content), sorted(content), source, late_mark,
-                              extra={"imported": now.isoformat(timespec="seconds")})
+        for time, content, late_mark, source, lms, ids in _attempts(files):
+            extra: dict[str, Any] = {"imported": now.isoformat(timespec="seconds"), "time_from": TIME_FROM[lms]}
+            if ids:
+                extra["canvas_file_ids"] = ids
+            if lms == "canvas" and not late_mark and deadline is not None and time > deadline:
+                time, extra["time_from"] = deadline, "the deadline: Canvas did not mark it LATE (downloaded later)"
+            attempt = Attempt(time, digest(content), sorted(content), source, late_mark, extra=extra)
             new += history.add(attempt, content)
     report.attempts_new += new
     chosen = choose(history.attempts, deadline, late)

@@ -68,6 +68,7 @@ class Entry:
     file: str  # the file's name as the student handed it in ("" if no part of a bot)
     late: bool = False  # Canvas's LATE mark
     skip: str = ""  # why the file is no part of a bot (Moodle's online text, a file in a subfolder)
+    file_id: str = ""  # Canvas's id of the uploaded file
 
 
 def parse(path: str) -> Entry | None:
@@ -78,7 +79,7 @@ def parse(path: str) -> Entry | None:
         if plugin != "file":
             return Entry("moodle", who, num, "", skip=f"Moodle's {plugin} text, no part of a bot")
         if "/" in rest.strip("/"):
-            return Entry("moodle", who, num, "", skip=f"{rest.strip('/')!r} is in a subfolder (a bot is one folder level)")
+            return Entry("moodle", who, num, "", skip="in a subfolder (a bot's files are at one folder level)")
         return Entry("moodle", who, num, rest.strip("/"))
     base = path.rsplit("/", 1)[-1]
     text = _CANVAS_TEXT.match(base)
@@ -89,7 +90,7 @@ def parse(path: str) -> Entry | None:
         name = canvas["rest"]
         renamed = _RENAMED.match(name)
         return Entry("canvas", canvas["who"], canvas["uid"], renamed["stem"] + renamed["ext"] if renamed else name,
-                      late=bool(canvas["late"]))
+                      late=bool(canvas["late"]), file_id=canvas["fid"])
     return None
 
 

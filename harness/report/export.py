@@ -120,8 +120,8 @@ def leaderboard(results: JobResults, fmt: str) -> str:
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
     job = results.job
-    due = (f"deadline {job.deadline.isoformat(timespec='minutes')}; "
-           + (job.late.describe() if job.late else "it closes: a later attempt is not accepted")) if job.deadline else ""
+    rule = job.late.describe() if job.late else "it closes: a later attempt is not accepted"
+    due = f"deadline {job.deadline.isoformat(timespec='minutes')}; {rule}" if job.deadline else ""
     notes = [n for n in (results.incomplete, *results.roll.warnings, due) if n]
     return "\n".join([*(f"({line(n)})" for n in notes), text]) if notes else text
 
@@ -337,5 +337,5 @@ def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
     return texts
 
 
-__all__ = ["award_rule", "feedback", "first_error", "gradebook_csv", "gradescope", "group_csv", "late_text", "leaderboard",
-           "leaderboard_json", "rating_text", "student_text", "students", "tier_text"]
+__all__ = ["award_rule", "feedback", "first_error", "gradebook_csv", "gradescope", "group_csv", "late_text",
+           "leaderboard", "leaderboard_json", "rating_text", "student_text", "students", "tier_text"]

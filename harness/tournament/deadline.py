@@ -81,7 +81,8 @@ def parse_deadline(r: Reader, raw: Any) -> datetime:
         zoned = _ZONED.match(raw)
         try:
             if zoned:
-                value = datetime.fromisoformat(zoned.group(1).replace(" ", "T")).replace(tzinfo=ZoneInfo(zoned.group(2)))
+                local = datetime.fromisoformat(zoned.group(1).replace(" ", "T"))
+                value = local.replace(tzinfo=ZoneInfo(zoned.group(2)))
             else:
                 value = datetime.fromisoformat(raw.strip().replace("Z", "+00:00"))
         except ZoneInfoNotFoundError:
@@ -232,5 +233,6 @@ def utc(moment: datetime) -> datetime:
     return moment.astimezone(timezone.utc)
 
 
-__all__ = ["LatePolicy", "Lateness", "accepted", "apply_deadline", "row_lateness", "charge", "days_late", "lateness_text", "parse_deadline",
+__all__ = ["LatePolicy", "Lateness", "accepted", "apply_deadline", "charge", "days_late", "lateness_text",
+           "parse_deadline", "row_lateness",
            "parse_late", "read_deadline", "shown", "utc"]

@@ -83,14 +83,17 @@ def moodle_zips(folder: Path) -> None:
         add(z, "Šárka Svobodová_4712_assignsubmission_file_player.py", BASIS, (2026, 11, 17, 19, 59, 58))
 
 
-def canvas_zip(path: Path) -> None:
+def canvas_zip(path: Path, later: int = 0) -> None:
     """Canvas's "Download Submissions": sortable name squashed, LATE, user id, file id, a renamed
-    resubmission (-1), a name kept with its diacritics, and an anonymous file."""
+    resubmission (-1), a name kept with its diacritics, a file that is no bot's, a name no roster
+    student has. Canvas writes each entry with the time it made the zip; ``later`` days later is
+    another download of the same submissions."""
     with zipfile.ZipFile(path, "w") as z:
-        add(z, "novákjan_1001_5001_player.py", BROKEN, (2026, 11, 15, 9, 0, 0))
-        add(z, "novákjan_LATE_1001_5002_player-1.py", BASIS, (2026, 11, 18, 9, 30, 0),
-            utc=int(datetime(2026, 11, 18, 8, 30, tzinfo=timezone.utc).timestamp()))
-        add(z, "svobodovasarka_1002_5003_player.py", BASIS, (2026, 11, 17, 19, 0, 0))
+        add(z, "novákjan_1001_5001_player.py", BROKEN, (2026, 11, 15 + later, 9, 0, 0))
+        add(z, "novákjan_LATE_1001_5002_player-1.py", BASIS, (2026, 11, 18 + later, 9, 30, 0),
+            utc=int(datetime(2026, 11, 18 + later, 8, 30, tzinfo=timezone.utc).timestamp()))
+        # Downloaded after the deadline, but Canvas did not mark it LATE: on time.
+        add(z, "svobodovasarka_1002_5003_player.py", BASIS, (2026, 11, 19 + later, 19, 0, 0))
         add(z, "kralubomir_LATE_1004_5004_player.py", BASIS, (2026, 11, 25, 10, 0, 0))  # 8 days late
         add(z, "dvorakpetr_1003_5005_notes.pdf", b"%PDF-1.4", (2026, 11, 17, 10, 0, 0))
         add(z, "dvorakpetr_1003_5006_player.py", BASIS, (2026, 11, 17, 10, 0, 0))
@@ -125,7 +128,8 @@ def test_diacritics_and_name_orders_are_compared_deterministically() -> None:
     m = Matcher(people)
     found = m.find(parse("novákjan_1001_1_player.py"))  # by Canvas's user id first
     assert not isinstance(found, str) and found.login == "novakjan"
-    assert "fits 2 students of the roster (jan2, novakjan)" in str(m.find(parse("novakjan_77_1_player.py")))  # by name: two fit, none taken
+    # By name: two fit, none is taken.
+    assert "fits 2 students of the roster (jan2, novakjan)" in str(m.find(parse("novakjan_77_1_player.py")))
     found = m.find(parse("Jana Nováková_9_assignsubmission_file_/player.py"))
     assert not isinstance(found, str) and found.login == "novakova"
 
@@ -179,6 +183,12 @@ def test_a_canvas_download_with_a_late_resubmission_is_charged_in_a_real_run(tmp
     assert "unmapped: submissions.zip: 'nobodyhere_1999_5007_player.py': Canvas user 1999 'nobodyhere' fits no " \
            "student of the roster" in done.stderr
     assert "skipped 1 file: no part of a bot" in done.stderr
+    sarka = history(subs, "svobodova")["attempts"]
+    assert [a["time"] for a in sarka] == ["2026-11-17T19:00:00+00:00"]  # the deadline
+    assert "did not mark it LATE" in sarka[0]["time_from"]
+    canvas_zip(tmp_path / "later.zip", later=2)  # the same uploads downloaded two days later: nothing new
+    again = harness(config, "import", str(tmp_path / "later.zip"), "--job", "hw")
+    assert again.returncode == 0 and "0 new attempts, 0 installed" in again.stdout, again.stdout
 
     run = harness(config, "run", "hw", "--quiet", "--no-self-check")
     assert run.returncode == 0, run.stderr
@@ -189,6 +199,7 @@ def test_a_canvas_download_with_a_late_resubmission_is_charged_in_a_real_run(tmp
     assert (rows["novakjan"]["points"], rows["novakjan"]["late_days"], rows["novakjan"]["late_penalty"]) == \
            ("1", "1", "1")
     assert rows["novakjan"]["submitted"] == "2026-11-18T09:30:00+01:00"
+    assert rows["svobodova"]["submitted"] == "2026-11-17T20:00:00+01:00"
     assert (rows["svobodova"]["points"], rows["svobodova"]["late_days"]) == ("2", "0")
     assert rows["kral"]["points"] == "0" and rows["kral"]["reason"] == "no submission"
     canvas = harness(config, "export", "hw", "--format", "canvas")
@@ -214,6 +225,27 @@ def test_a_deadline_that_closes_grades_the_newest_attempt_on_time(tmp_path: Path
     assert "novakjan: 2 attempts (2 new); graded: 2026-11-15T09:00:00+01:00, on time (installed); 1 later " \
            "attempt not accepted" in done.stdout
     assert len(history(subs, "novakjan")["attempts"]) == 2  # and is still recorded
+
+
+def test_a_quoridor_attempt_is_its_player_py_and_player_zip_and_an_unpacked_download_imports(tmp_path: Path) -> None:
+    from harness.intake.importer import import_download
+
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("player.py", "from helper import X\n")
+        z.writestr("helper.py", "X = 1\n")
+    unpacked = tmp_path / "unpacked"
+    for folder, name, data in [("Jan Novák_1_assignsubmission_file_", "player.py", b"# stub\n"),
+                               ("Jan Novák_1_assignsubmission_file_", "player.zip", inner.getvalue()),
+                               ("Jan Novák_1_assignsubmission_file_", "report.pdf", b"%PDF")]:
+        (unpacked / folder).mkdir(parents=True, exist_ok=True)
+        (unpacked / folder / name).write_bytes(data)
+    people = [Person("novakjan", "Novák, Jan")]
+    report = import_download(unpacked, tmp_path / "subs", people, zone=timezone.utc)
+    assert sorted(p.name for p in (tmp_path / "subs" / "novakjan").iterdir()) == ["player.py", "player.zip"]
+    assert report.skipped == {"no part of a bot (a bot is .py files or player.zip)": 1} and not report.unmapped
+    [attempt] = history(tmp_path / "subs", "novakjan")["attempts"]
+    assert attempt["files"] == ["player.py", "player.zip"] and "Moodle" in attempt["time_from"]
 
 
 # ---- hostile downloads ---------------------------------------------------------------------------
