@@ -213,6 +213,10 @@ def test_a_canvas_download_with_a_late_resubmission_is_charged_in_a_real_run(tmp
             "off (1 point off per started day late; not accepted more than 3 days late).") in text
     board = harness(config, "leaderboard", "hw")
     assert "1 d: -1" in board.stdout and "on time" in board.stdout and "deadline 2026-11-17T20:00+01:00" in board.stdout
+    site = harness(config, "report", "hw", "--out", str(tmp_path / "site"))
+    assert site.returncode == 0, site.stderr
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert ">late</th>" in page and "1 d: -1" in page and "not accepted more than 3 days late" in page
 
 
 def test_a_deadline_that_closes_grades_the_newest_attempt_on_time(tmp_path: Path) -> None:
@@ -319,3 +323,18 @@ def test_not_a_zip_and_bad_keys_are_one_line(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr
         config = course(tmp_path)
     assert harness(config, "validate").returncode == 0
+
+
+def test_a_job_that_cannot_take_an_import_is_one_line(tmp_path: Path) -> None:
+    config = course(tmp_path)
+    canvas_zip(tmp_path / "d.zip")
+    text = config.read_text()
+    config.write_text(text + "  both: {jobs: [hw]}\n")
+    for args, says in [(["--job", "nope"], "no job named 'nope'"), (["--job", "both"], "is a group of jobs"),
+                       (["--job", "hw", "--tz", "Mars/Olympus"], "--tz Mars/Olympus: unknown time zone")]:
+        done = harness(config, "import", str(tmp_path / "d.zip"), *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+    config.write_text(text.replace("    roster: students.csv\n", ""))
+    done = harness(config, "import", str(tmp_path / "d.zip"), "--job", "hw")
+    assert done.returncode == 2 and "jobs.hw.roster: missing" in done.stderr and done.stderr.count("\n") == 1
+    assert not (tmp_path / "submissions").exists()
