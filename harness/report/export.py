@@ -115,15 +115,17 @@ def leaderboard(results: JobResults, fmt: str) -> str:
     table = _battery_table(rows, battery.parts) if battery is not None else _games_table(results)
     if battery is not None and results.job.deadline is not None:  # the deadline's column before the status
         columns, cells = table
-        table = ([*columns[:-1], Column("late", give=5), columns[-1]],
+        table = ([*columns[:-1], Column("late"), columns[-1]],
                  [[*c[:-1], late_text(r), c[-1]] for r, c in zip(rows, cells)])
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
     job = results.job
     rule = job.late.describe() if job.late else "it closes: a later attempt is not accepted"
     due = f"deadline {job.deadline.isoformat(timespec='minutes')}; {rule}" if job.deadline else ""
-    notes = [n for n in (results.incomplete, *results.roll.warnings, due) if n]
-    return "\n".join([*(f"({line(n)})" for n in notes), text]) if notes else text
+    notes = [f"({line(n)})" for n in (results.incomplete, *results.roll.warnings) if n]
+    if due:  # the deadline's line wraps within the terminal, as the table fits it
+        notes.append(textwrap.fill(f"({due})", width()) if fmt == "text" else f"({due})")
+    return "\n".join([*notes, text]) if notes else text
 
 
 def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
@@ -141,7 +143,7 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
                Column("games"), Column("W-D-L"), Column("score"), Column("points"),
                *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
                *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
-               *([Column("late", give=5)] if results.job.deadline is not None else []),
+               *([Column("late")] if results.job.deadline is not None else []),
                Column("status", give=6, floor=24, early=(2, 40), wrap=16)]
     table = []
     for r in rows:

@@ -338,3 +338,40 @@ def test_a_job_that_cannot_take_an_import_is_one_line(tmp_path: Path) -> None:
     done = harness(config, "import", str(tmp_path / "d.zip"), "--job", "hw")
     assert done.returncode == 2 and "jobs.hw.roster: missing" in done.stderr and done.stderr.count("\n") == 1
     assert not (tmp_path / "submissions").exists()
+
+
+def test_a_sembasic_job_with_a_deadline_charges_and_keeps_its_own_columns(tmp_path: Path) -> None:
+    """Quoridor's SemBasic: a Canvas download (player.py + player.zip), one student late."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("player.py", (REPO / "submissions/quoridor/ok_naive/player.py").read_bytes())
+    (tmp_path / "students.csv").write_text(ROSTER, encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "q.zip", "w") as z:
+        add(z, "novákjan_LATE_1001_1_player.py", (REPO / "submissions/quoridor/ok_naive/player.py").read_bytes(),
+            (2026, 11, 19, 10, 0, 0))
+        add(z, "svobodovasarka_1002_2_player.zip", inner.getvalue(), (2026, 11, 17, 10, 0, 0))
+    config = tmp_path / "tournaments.yaml"
+    config.write_text("""
+jobs:
+  basic:
+    game: quoridor
+    format: sembasic
+    submissions: subs
+    roster: students.csv
+    deadline: '2026-11-17 20:00 Europe/Prague'
+    late: {per_day: 25%, max: 50%}
+""", encoding="utf-8")
+    done = harness(config, "import", str(tmp_path / "q.zip"), "--job", "basic", "--into", str(tmp_path / "subs"))
+    assert done.returncode == 0, done.stderr
+    assert "novakjan: 1 attempt (1 new); graded: 2026-11-19T10:00:00+01:00, 2 days late (installed)" in done.stdout
+    run = harness(config, "run", "basic", "--quiet", "--no-self-check")
+    assert run.returncode == 0, run.stderr
+    out = harness(config, "export", "basic", "--format", "csv")
+    rows = {r["login"]: r for r in csv.DictReader(io.StringIO(out.stdout))}
+    assert rows["svobodova"]["points"] == "2" and rows["svobodova"]["late_days"] == "0"
+    # 2 days late at 25 % a day, at most 50 %: half the 2 points.
+    assert (rows["novakjan"]["points"], rows["novakjan"]["late_days"], rows["novakjan"]["late_penalty"]) == \
+           ("1", "2", "1")
+    board = harness(config, "leaderboard", "basic")
+    line = next(ln for ln in board.stdout.splitlines() if "novakjan" in ln)
+    assert "2 d: -1" in line and "passed" in line and "not passed" not in line
