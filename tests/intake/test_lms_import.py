@@ -375,3 +375,17 @@ jobs:
     board = harness(config, "leaderboard", "basic")
     line = next(ln for ln in board.stdout.splitlines() if "novakjan" in ln)
     assert "2 d: -1" in line and "passed" in line and "not passed" not in line
+
+
+def test_a_utf8_name_written_without_the_utf8_flag_is_still_read(tmp_path: Path) -> None:
+    """Some zip writers store UTF-8 names without the flag (zipfile then reads them as cp437)."""
+    from harness.intake.importer import import_download
+
+    path = tmp_path / "noflag.zip"
+    with zipfile.ZipFile(path, "w") as z:  # an ASCII name of the same length, its bytes swapped below
+        add(z, "Jan NovXXX_7_assignsubmission_file_/player.py", BASIS, (2026, 11, 17, 10, 0, 0))
+    data = path.read_bytes()
+    assert data.count(b"NovXXX") == 2  # the local header and the central directory
+    path.write_bytes(data.replace(b"NovXXX", "Novák".encode()))
+    report = import_download(path, tmp_path / "subs", [Person("novakjan", "Novák, Jan")], zone=timezone.utc)
+    assert not report.unmapped and (tmp_path / "subs" / "novakjan" / "player.py").read_bytes() == BASIS
