@@ -78,7 +78,7 @@ def late_text(row: Row) -> str:
     days, off = int(row.extra["late_days"]), float(row.extra["late_penalty"])
     if not days:
         return "on time"
-    return f"{days} d: -{off:g}"
+    return f"{days} d: -{off:g}" if off else f"{days} d"
 
 
 def status_text(row: Row) -> str:
