@@ -389,3 +389,18 @@ def test_a_utf8_name_written_without_the_utf8_flag_is_still_read(tmp_path: Path)
     path.write_bytes(data.replace(b"NovXXX", "Novák".encode()))
     report = import_download(path, tmp_path / "subs", [Person("novakjan", "Novák, Jan")], zone=timezone.utc)
     assert not report.unmapped and (tmp_path / "subs" / "novakjan" / "player.py").read_bytes() == BASIS
+
+
+def test_the_gradescope_bundle_leaves_the_deadline_to_gradescope(tmp_path: Path) -> None:
+    from harness.config import load_config
+    from harness.report.autograder import bundled_job
+
+    config = course(tmp_path)
+    for login in ("novakjan", "svobodova"):
+        (tmp_path / "submissions" / login).mkdir(parents=True)
+        (tmp_path / "submissions" / login / "player.py").write_bytes(BASIS)
+    job = load_config(config).jobs["hw"]
+    assert job.deadline is not None and job.late is not None and job.late.max_days == 3
+    body, _files, notes = bundled_job(job, 256)
+    assert "deadline" not in body and "late" not in body
+    assert any("Gradescope applies the assignment's own due date" in n for n in notes)
