@@ -45,6 +45,7 @@ class RawFile:
     time: datetime  # aware
     size: int  # as the header (or the file system) says: the reader still caps what it reads
     read: Callable[[int], bytes]  # reads at most cap + 1 bytes
+    owner: str = ""  # a plain zip's own name (``xnovak.zip``: one student's files), else ""
 
 
 def cap_for(name: str) -> int:
@@ -136,8 +137,10 @@ def _file_reader(path: Path) -> Callable[[int], bytes]:
 
 
 def folder_files(folder: Path, zone: tzinfo) -> list[RawFile]:
-    """The files of a folder: an unpacked download's files, and the files of each bulk-download zip
-    in it (a ``.zip`` whose own name follows no LMS naming). Links are refused."""
+    """The files of a folder: an unpacked download's files, the files of each bulk-download zip in
+    it (a ``.zip`` whose own name follows no LMS naming), and of each plain zip (one student's
+    files, none named as an LMS names them: ``xnovak.zip``, its ``owner`` the zip's name, its time
+    the zip file's modification time). Links are refused."""
     files: list[RawFile] = []
     for root, dirs, names in os.walk(folder, followlinks=False):
         dirs.sort()
@@ -148,7 +151,12 @@ def folder_files(folder: Path, zone: tzinfo) -> list[RawFile]:
             path = Path(root) / name
             rel = path.relative_to(folder).as_posix()
             if name.lower().endswith(".zip") and parse(rel) is None and parse(name) is None:
-                files += zip_files(path, zone, str(path))
+                inner = zip_files(path, zone, str(path))
+                if inner and not any(parse(f.path) for f in inner):  # one student's zip, named by them
+                    when = datetime.fromtimestamp(path.stat().st_mtime, timezone.utc)
+                    for f in inner:
+                        f.owner, f.time = name[:-4], when
+                files += inner
                 continue
             info = path.stat()
             files.append(RawFile(folder.name, rel, datetime.fromtimestamp(info.st_mtime, timezone.utc),

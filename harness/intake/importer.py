@@ -37,7 +37,8 @@ from harness.tournament.deadline import LatePolicy, accepted, days_late, shown
 # stored content file (``stored_file::archive_file``), so the entry's time is the upload's; Canvas's
 # rubyzip writes each entry with the time the zip was made (``get_output_stream`` without a time).
 TIME_FROM = {"moodle": "the zip entry's time (Moodle: when the file was uploaded)",
-             "canvas": "the zip entry's time (Canvas: when the download was made, an upper bound)"}
+             "canvas": "the zip entry's time (Canvas: when the download was made, an upper bound)",
+             "plain": "the plain zip file's modification time (when it was saved here)"}
 
 
 @dataclass
@@ -87,6 +88,13 @@ def _attempts(files: dict[str, list[_Version]]) -> list[tuple[datetime, dict[str
     return out
 
 
+def plain_entry(raw: RawFile) -> Entry:
+    """A file of a plain zip (one student's files): its owner is the zip's name."""
+    if "/" in raw.path.strip("/"):
+        return Entry("plain", raw.owner, "", "", skip="in a subfolder (a bot's files are at one folder level)")
+    return Entry("plain", raw.owner, "", raw.path.strip("/"))
+
+
 def choose(attempts: Sequence[Attempt], deadline: datetime | None, late: LatePolicy | None) -> Attempt | None:
     """The attempt to grade: the newest uploaded one the deadline accepts (any, without a deadline);
     what a folder held before an import only when nothing was uploaded."""
@@ -109,7 +117,7 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
     total = 0
     wanted: list[tuple[str, str, RawFile, Entry]] = []
     for raw in raws:  # every check before anything is written: a refused file stops nothing else
-        entry = parse(raw.path)
+        entry = parse(raw.path) if not raw.owner else plain_entry(raw)
         if entry is None:
             why = "not named as Moodle or Canvas name a submission's file"
             report.skipped[why] = report.skipped.get(why, 0) + 1

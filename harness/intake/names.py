@@ -62,7 +62,7 @@ def squashed(text: str) -> str:
 class Entry:
     """One file of a bulk download, read from its name."""
 
-    lms: str  # "moodle" or "canvas"
+    lms: str  # "moodle", "canvas", or "plain" (a zip of one student's files, named by them)
     who: str  # Moodle's full name, Canvas's name key
     number: str  # Moodle's participant id, Canvas's user id
     file: str  # the file's name as the student handed it in ("" if no part of a bot)
@@ -134,6 +134,11 @@ class Matcher:
 
     def find(self, entry: Entry) -> Person | str:
         """The student, or why there is none (no one, or several)."""
+        if entry.lms == "plain":  # a zip named by its student: a login, an email's local part or a name
+            key = fold(entry.who)
+            found = self.by_handle.get(key) or self.by_canvas_key.get(squashed(entry.who)) or \
+                self.by_words.get(words(entry.who), [])
+            return self._unique(list(found), f"the zip {entry.who + '.zip'!r}")
         if entry.lms == "canvas":
             if entry.number in self.by_canvas_id:
                 return self.by_canvas_id[entry.number]

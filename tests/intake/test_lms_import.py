@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import struct
 import subprocess
 import sys
@@ -404,3 +405,24 @@ def test_the_gradescope_bundle_leaves_the_deadline_to_gradescope(tmp_path: Path)
     body, _files, notes = bundled_job(job, 256)
     assert "deadline" not in body and "late" not in body
     assert any("Gradescope applies the assignment's own due date" in n for n in notes)
+
+
+def test_a_plain_folder_of_student_zips_imports_by_login_email_or_name(tmp_path: Path) -> None:
+    from harness.intake.importer import import_download
+
+    folder = tmp_path / "zips"
+    folder.mkdir()
+    for stem in ("novakjan", "sarka", "Petr Dvořák", "ghost"):
+        with zipfile.ZipFile(folder / f"{stem}.zip", "w") as z:
+            add(z, "player.py", BASIS, (2026, 11, 1, 0, 0, 0))
+            add(z, "__MACOSX/._player.py", b"junk", (2026, 11, 1, 0, 0, 0))
+    stamp = datetime(2026, 11, 17, 12, 0, tzinfo=timezone.utc).timestamp()
+    for z in folder.iterdir():
+        os.utime(z, (stamp, stamp))
+    people = [Person("novakjan", "Novák, Jan"), Person("svobodova", "Svobodová, Šárka", email="sarka@uni.example"),
+              Person("dvorak", "Dvořák, Petr")]
+    report = import_download(folder, tmp_path / "subs", people, zone=timezone.utc)
+    assert sorted(p.name for p in (tmp_path / "subs").iterdir()) == [".attempts", "dvorak", "novakjan", "svobodova"]
+    assert report.unmapped == ["unmapped: ghost.zip: 'player.py': the zip 'ghost.zip' fits no student of the roster"]
+    [attempt] = history(tmp_path / "subs", "svobodova")["attempts"]
+    assert attempt["time"] == "2026-11-17T12:00:00+00:00" and "plain zip" in attempt["time_from"]
