@@ -119,7 +119,7 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
     for raw in raws:  # every check before anything is written: a refused file stops nothing else
         entry = parse(raw.path) if not raw.owner else plain_entry(raw)
         if entry is None:
-            why = "not named as Moodle or Canvas name a submission's file"
+            why = "named in neither Moodle's nor Canvas's way"
             report.skipped[why] = report.skipped.get(why, 0) + 1
             continue
         if entry.skip:
@@ -195,7 +195,7 @@ def _install(into: Path, login: str, sources: dict[str, dict[str, list[_Version]
     if deadline is not None:
         days = days_late(chosen.time, deadline)
         lateness = ", on time" if days == 0 else f", {days} day{'s' if days != 1 else ''} late"
-    newer = [a for a in history.attempts if a.time > chosen.time]
+    newer = [a for a in history.attempts if a.time > chosen.time and not a.found]
     left = f"; {len(newer)} later attempt{'s' if len(newer) != 1 else ''} not accepted" if newer else ""
     return f"{login}: {count}; graded: {when}{lateness}{' (installed)' if not same else ' (already in place)'}{left}"
 
