@@ -212,6 +212,12 @@ def test_a_canvas_download_with_a_late_resubmission_is_charged_in_a_real_run(tmp
     text = (tmp_path / "fb" / "novakjan.txt").read_text(encoding="utf-8")
     assert ("Submitted 2026-11-18T09:30:00+01:00, 1 day after the deadline (2026-11-17T20:00:00+01:00): 1 point "
             "off (1 point off per started day late; not accepted more than 3 days late).") in text
+    gs = harness(config, "export", "hw", "--format", "gradescope", "--out", str(tmp_path / "gs"))
+    assert gs.returncode == 0, gs.stderr
+    result = json.loads((tmp_path / "gs" / "novakjan" / "results.json").read_text(encoding="utf-8"))
+    assert result["score"] == 1 and "1 day after the deadline" in result["tests"][0]["output"]
+    moodle = harness(config, "export", "hw", "--format", "moodle")
+    assert "1 day after the deadline" in moodle.stdout
     board = harness(config, "leaderboard", "hw")
     assert "1 d: -1" in board.stdout and "on time" in board.stdout and "deadline 2026-11-17T20:00+01:00" in board.stdout
     site = harness(config, "report", "hw", "--out", str(tmp_path / "site"))
