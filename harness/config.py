@@ -33,7 +33,7 @@ A job::
         confidence: 0.95          # adaptive: stop once every award tier is settled at this confidence
         budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
-        deadline: 2026-11-17T20:00:00+01:00   # attempts after it are charged (harness/tournament/deadline.py)
+        deadline: 2026-11-17T20:00:00+01:00   # attempts after it are charged (harness/tournament/lateness.py)
         late: {per_day: 1, max: 3 days}       # per started day late; no late: the deadline closes
         results: results/streky-grading    # where the store lives
 
@@ -56,7 +56,7 @@ from harness.keys import ConfigError, Reader, locate
 from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
-from harness.tournament.deadline import read_deadline
+from harness.tournament.lateness import read_deadline
 from harness.tournament.formats import FORMATS, format_named, format_names
 from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 

@@ -16,7 +16,7 @@ from harness.cli import UsageError
 from harness.commands._jobs import add_config, config_of
 from harness.keys import ConfigError, Reader, locate
 from harness.roster import Person, RosterError, read_roster
-from harness.tournament.deadline import LatePolicy, read_deadline
+from harness.tournament.lateness import LatePolicy, read_deadline
 
 
 def _job_inputs(args: argparse.Namespace) -> tuple[list[Person], Path, datetime | None, LatePolicy | None]:

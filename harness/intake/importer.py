@@ -30,7 +30,7 @@ from harness.intake.attempts import LOGIN, Attempt, History, digest, folder_file
 from harness.intake.names import Entry, Matcher, parse
 from harness.roster import Person
 from harness.submission import NAME, ZIP
-from harness.tournament.deadline import LatePolicy, accepted, days_late, shown
+from harness.tournament.lateness import LatePolicy, accepted, days_late, shown
 
 
 # Where an attempt's time comes from (recorded with it). Moodle adds each file to the zip from its

@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from harness.tournament.deadline import lateness_text, row_lateness
+from harness.tournament.lateness import lateness_text, row_lateness
 from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 from harness.terminal import Column, fit_table, game_label, width

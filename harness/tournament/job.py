@@ -17,7 +17,7 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.sandbox.limits import Limits
 from harness.submission import MAIN, ZIP
-from harness.tournament.deadline import LatePolicy
+from harness.tournament.lateness import LatePolicy
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Job:
     budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
-    deadline: datetime | None = None  # ``deadline:`` (aware); attempts after it are charged (deadline.py)
+    deadline: datetime | None = None  # ``deadline:`` (aware); attempts after it are charged (lateness.py)
     late: LatePolicy | None = None  # ``late: {per_day, max}``; None with a deadline: the deadline closes
 
     @property

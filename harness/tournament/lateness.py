@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -192,7 +192,7 @@ def lateness_text(job_deadline: datetime, late: LatePolicy | None, lateness: Lat
             f"{'s' if lateness.penalty != 1 else ''} off ({late.describe()}).")
 
 
-def apply_deadline(job: Any, rows: Sequence[Any]) -> None:
+def apply_deadline(job: Any, rows: Sequence[Any]) -> None:  # (a Job and its Rows: job.py imports this module)
     """Charge every student's row of a job with a ``deadline`` (nothing for a job without one).
 
     Each student's row gets the columns ``submitted`` (the graded attempt's recorded time in the
@@ -228,11 +228,5 @@ def row_lateness(job: Any, extra: dict[str, Any]) -> Lateness | None:
     return Lateness(submitted, int(extra["late_days"]), ok, float(extra["late_penalty"]))
 
 
-def utc(moment: datetime) -> datetime:
-    """An aware time in UTC."""
-    return moment.astimezone(timezone.utc)
-
-
 __all__ = ["LatePolicy", "Lateness", "accepted", "apply_deadline", "charge", "days_late", "lateness_text",
-           "parse_deadline", "row_lateness",
-           "parse_late", "read_deadline", "shown", "utc"]
+           "parse_deadline", "parse_late", "read_deadline", "row_lateness", "shown"]
