@@ -133,6 +133,10 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
         if not LOGIN.match(who.login):
             report.problems.append(f"{who.login!r}: not usable as a folder name; skipped")
             continue
+        if not _bot_file(entry.file) and entry.file.lower().endswith((".py", ".zip")):  # meant as the bot's
+            report.problems.append(f"{who.login}: {raw.source}: {entry.file!r} is not a name a bot's file may have "
+                                   f"(letters, digits, _ . -; the zip is player.zip); skipped")
+            continue
         if not _bot_file(entry.file):
             why = "no part of a bot (a bot is .py files or player.zip)"
             report.skipped[why] = report.skipped.get(why, 0) + 1

@@ -97,6 +97,7 @@ def canvas_zip(path: Path, later: int = 0) -> None:
         add(z, "svobodovasarka_1002_5003_player.py", BASIS, (2026, 11, 19 + later, 19, 0, 0))
         add(z, "kralubomir_LATE_1004_5004_player.py", BASIS, (2026, 11, 25, 10, 0, 0))  # 8 days late
         add(z, "dvorakpetr_1003_5005_notes.pdf", b"%PDF-1.4", (2026, 11, 17, 10, 0, 0))
+        add(z, "dvorakpetr_1003_5008_player (1).py", BASIS, (2026, 11, 17, 10, 0, 0))
         add(z, "dvorakpetr_1003_5006_player.py", BASIS, (2026, 11, 17, 10, 0, 0))
         add(z, "nobodyhere_1999_5007_player.py", BASIS, (2026, 11, 17, 10, 0, 0))
 
@@ -184,6 +185,7 @@ def test_a_canvas_download_with_a_late_resubmission_is_charged_in_a_real_run(tmp
     assert "unmapped: submissions.zip: 'nobodyhere_1999_5007_player.py': Canvas user 1999 'nobodyhere' fits no " \
            "student of the roster" in done.stderr
     assert "skipped 1 file: no part of a bot" in done.stderr
+    assert "dvorak: submissions.zip: 'player (1).py' is not a name a bot's file may have" in done.stderr
     sarka = history(subs, "svobodova")["attempts"]
     assert [a["time"] for a in sarka] == ["2026-11-17T19:00:00+00:00"]  # the deadline
     assert "did not mark it LATE" in sarka[0]["time_from"]
