@@ -10,7 +10,7 @@ included). ``late: {per_day: P, max: M}`` says what an attempt after it costs:
   an attempt is accepted at all (``"3 days"``): a later one is not accepted.
 
 A job with a ``deadline`` and no ``late`` has a deadline that closes, as the seed's submission
-system did ("odevzdávárna sa v danom čase zatvára"): an attempt after it is not accepted. An
+system did ("odevzdávarena sa v danom čase zatvára"): an attempt after it is not accepted. An
 attempt not accepted is never installed by ``harness import`` (the newest accepted one is); one
 found graded anyway (a folder copied by hand) gets 0 points.
 
