@@ -171,8 +171,9 @@ class History:
         """Make ``attempt`` the graded one: its files become ``<submissions>/<login>/``, swapped in
         whole (the folder it replaces was recorded by :meth:`keep_current`)."""
         current = self.root / self.login
-        if current.is_symlink():
-            raise ValueError(f"{current}: is a link; nothing written")
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            raise ValueError(f"{current}: is a {'link' if current.is_symlink() else 'file'}, not a submission "
+                             "folder; move it away (nothing written for this student)")
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.login}-", dir=self.root))
         for name, data in self.files_of(attempt).items():
             (tmp / name).write_bytes(data)

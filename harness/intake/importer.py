@@ -160,7 +160,10 @@ def import_download(source: Path, into: Path, people: Iterable[Person], *, zone:
     report.unmapped = list(unmapped.values())
     into.mkdir(parents=True, exist_ok=True)
     for login in sorted(by_login):
-        report.students.append(_install(into, login, by_login[login], deadline, late, now, report))
+        try:
+            report.students.append(_install(into, login, by_login[login], deadline, late, now, report))
+        except ValueError as exc:  # this student's history or folder is unusable: the others go on
+            report.problems.append(f"{login}: {exc}")
     return report
 
 

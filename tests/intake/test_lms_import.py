@@ -434,3 +434,18 @@ def test_a_plain_folder_of_student_zips_imports_by_login_email_or_name(tmp_path:
     assert report.unmapped == ["unmapped: ghost.zip: 'player.py': the zip 'ghost.zip' fits no student of the roster"]
     [attempt] = history(tmp_path / "subs", "svobodova")["attempts"]
     assert attempt["time"] == "2026-11-17T12:00:00+00:00" and "plain zip" in attempt["time_from"]
+
+
+def test_a_file_where_a_students_folder_goes_is_left_alone_and_named(tmp_path: Path) -> None:
+    from harness.intake.importer import import_download
+
+    with zipfile.ZipFile(tmp_path / "d.zip", "w") as z:
+        add(z, "novakjan_1_2_player.py", BASIS, (2026, 11, 17, 10, 0, 0))
+        add(z, "svobodovasarka_3_4_player.py", BASIS, (2026, 11, 17, 10, 0, 0))
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "novakjan").write_text("notes of the instructor")
+    people = [Person("novakjan", "Novák, Jan"), Person("svobodova", "Svobodová, Šárka")]
+    report = import_download(tmp_path / "d.zip", tmp_path / "subs", people, zone=timezone.utc)
+    assert (tmp_path / "subs" / "novakjan").read_text() == "notes of the instructor"
+    assert [p for p in report.problems if p.startswith("novakjan: ") and "is a file" in p]
+    assert (tmp_path / "subs" / "svobodova" / "player.py").read_bytes() == BASIS
