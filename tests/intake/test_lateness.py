@@ -31,7 +31,8 @@ def test_points_shares_caps_and_the_last_day() -> None:
     assert charge(4, at, DUE, LatePolicy(10, per_day_share=True)).penalty == pytest.approx(1.2)
     assert charge(4, at, DUE, LatePolicy(25, per_day_share=True, cap=50, cap_share=True)).penalty == 2
     last = LatePolicy(1, max_days=2)
-    assert not accepted(at, DUE, last) and charge(5, at, DUE, last).penalty == 5 and not charge(5, at, DUE, last).accepted
+    assert not accepted(at, DUE, last)
+    assert charge(5, at, DUE, last).penalty == 5 and not charge(5, at, DUE, last).accepted
     assert not accepted(at, DUE, None) and accepted(DUE, DUE, None)  # no late: the deadline closes
     assert charge(5, None, DUE, LatePolicy(1)).penalty == 0  # no recorded time: not charged
 
