@@ -33,6 +33,8 @@ A job::
         confidence: 0.95          # adaptive: stop once every award tier is settled at this confidence
         budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
+        deadline: 2026-11-17T20:00:00+01:00   # attempts after it are charged (harness/tournament/lateness.py)
+        late: {per_day: 1, max: 3 days}       # per started day late; no late: the deadline closes
         results: results/streky-grading    # where the store lives
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
@@ -54,6 +56,7 @@ from harness.keys import ConfigError, Reader, locate
 from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
+from harness.tournament.lateness import read_deadline
 from harness.tournament.formats import FORMATS, format_named, format_names
 from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 
@@ -120,7 +123,7 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive"}
+              "similarity", "waive", "deadline", "late"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -236,6 +239,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
     if not isinstance(description, str):
         raise r.fail("description", f"must be text, got {description!r}")
     roster, roster_file = _roster(r)
+    deadline, late = read_deadline(r)
     analysis = r.get("analysis", None)
     if analysis is not None and analysis not in kind.analyses:
         raise r.fail("analysis", f"must be one of {', '.join(ANALYSES)} (for a round_robin), got {analysis!r}")
@@ -246,7 +250,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
-               similarity=_similarity(r, path), waive=_waive(r, game),
+               similarity=_similarity(r, path), waive=_waive(r, game), deadline=deadline, late=late,
                **own)
 
 

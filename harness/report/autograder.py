@@ -147,6 +147,10 @@ def bundled_job(job: Job, memory_mb: int) -> tuple[dict[str, Any], dict[str, Pat
     notes: list[str] = []
     for key in ("submissions", "roster", "results", "workers"):
         body.pop(key, None)
+    if body.pop("deadline", None) is not None:  # Gradescope times the uploads itself
+        body.pop("late", None)
+        notes.append("the job's deadline is not charged here: Gradescope applies the assignment's own due date "
+                     "and late settings")
     body["workers"] = 1
     files: dict[str, Path] = {}
 

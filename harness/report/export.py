@@ -17,6 +17,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from harness.tournament.lateness import lateness_text, row_lateness
 from harness.tournament.formats import format_of
 from harness.tournament.results import JobResults
 from harness.terminal import Column, fit_table, game_label, width
@@ -67,6 +68,19 @@ def rating_text(row: Row) -> str:
     return f"{row.rating:.0f} ±{row.rating_high - row.rating:.0f}"
 
 
+def late_text(row: Row) -> str:
+    """A job with a deadline: ``"on time"``, ``"2 d: -1"`` (days late and points off), ``"2 d: not
+    accepted"``, ``"?"`` when no upload time is recorded, and nothing for a reference player."""
+    if row.reference or "late_days" not in row.extra:
+        return ""
+    if not row.extra.get("submitted"):
+        return "" if row.absent else "?"  # "?": graded, but no upload time recorded (placed by hand)
+    days, off = int(row.extra["late_days"]), float(row.extra["late_penalty"])
+    if not days:
+        return "on time"
+    return f"{days} d: -{off:g}" if off else f"{days} d"
+
+
 def status_text(row: Row) -> str:
     """``ok``, or why the row is not ranked: the first verdict against it, or why it has no submission."""
     return row.reason if (row.disqualified or row.absent) else ("ok" if not row.reason else f"ok ({row.reason})")
@@ -103,12 +117,22 @@ def leaderboard(results: JobResults, fmt: str) -> str:
         return out.getvalue()
     battery = format_of(results.job).battery(results.job)
     table = _battery_table(rows, battery.parts) if battery is not None else _games_table(results)
+    if battery is not None and results.job.deadline is not None:  # the deadline's column before the status
+        columns, cells = table
+        table = ([*columns[:-1], Column("late"), columns[-1]],
+                 [[*c[:-1], late_text(r), c[-1]] for r, c in zip(rows, cells)])
     style = "github" if fmt == "markdown" else "simple"
     text = fit_table(*table, width() if fmt == "text" else None, style)
     from harness.report.rejudged import rejudgings, summary
 
-    notes = [n for n in (results.incomplete, *results.roll.warnings, *map(summary, rejudgings(results))) if n]
-    return "\n".join([*(f"({line(n)})" for n in notes), text]) if notes else text
+    job = results.job
+    rule = job.late.describe() if job.late else "it closes: a later attempt is not accepted"
+    due = f"deadline {job.deadline.isoformat(timespec='minutes')}; {rule}" if job.deadline else ""
+    notes = [f"({line(n)})" for n in (results.incomplete, *results.roll.warnings, *map(summary, rejudgings(results)))
+             if n]
+    if due:  # the deadline's line wraps within the terminal, as the table fits it
+        notes.append(textwrap.fill(f"({due})", width()) if fmt == "text" else f"({due})")
+    return "\n".join([*notes, text]) if notes else text
 
 
 def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
@@ -126,13 +150,15 @@ def _games_table(results: JobResults) -> tuple[list[Column], list[list[Any]]]:
                Column("games"), Column("W-D-L"), Column("score"), Column("points"),
                *([Column(f"rating{level}", give=None if adaptive else 4)] if rated else []),
                *([Column("tier")] if adaptive else []), *([Column("rank w/ ref.", give=3)] if refs else []),
+               *([Column("late")] if results.job.deadline is not None else []),
                Column("status", give=6, floor=24, early=(2, 40), wrap=16)]
     table = []
     for r in rows:
         table.append(["-" if r.rank is None else r.rank, r.login + (" (ref.)" if r.reference else ""),
                       r.bot_name, r.games, f"{r.wins}-{r.draws}-{r.losses}", f"{r.score:g}", f"{r.points:g}",
                       *([rating_text(r)] if rated else []), *([tier_text(r)] if adaptive else []),
-                      *(["-" if r.rank_all is None else r.rank_all] if refs else []), status_text(r)])
+                      *(["-" if r.rank_all is None else r.rank_all] if refs else []),
+                      *([late_text(r)] if results.job.deadline is not None else []), status_text(r)])
     return columns, table
 
 
@@ -142,7 +168,7 @@ def _battery_table(rows: Sequence[Row], parts: Sequence[str]) -> tuple[list[Colu
         return "-" if value in (None, "") else ("yes" if value is True else "no" if value is False else str(value))
 
     def status(r: Row) -> str:
-        if r.disqualified or r.absent or not r.extra:
+        if r.disqualified or r.absent or "passed" not in r.extra:  # (a deadline's columns are no grading)
             return r.reason or "ok"
         return "passed" if r.extra.get("passed") else f"not passed: {r.reason}"
 
@@ -292,6 +318,9 @@ def student_text(results: JobResults, row: Row, *, private: bool) -> str:
                         lines.append(f"{title}:\n" + textwrap.indent(as_student_sees(text.strip()[-3000:]), "  "))
     from harness.report.rejudged import student_lines
 
+    lateness = row_lateness(job, row.extra)
+    if lateness is not None and job.deadline is not None:  # the deadline: when it was handed in, what it cost
+        lines.append(lateness_text(job.deadline, job.late, lateness))
     lines += student_lines(results, row.login)  # who re-judged which of the student's games, when and why
     if row.code_rules:  # the seed's code rules (issue 29): what they found, with the lines
         from harness.coderules.grading import code_rules_text
@@ -376,5 +405,6 @@ def feedback(all_results: Sequence[JobResults]) -> dict[str, str]:
     return texts
 
 
-__all__ = ["award_rule", "feedback", "first_error", "first_error_replay", "gradebook_csv", "gradescope", "group_csv", "leaderboard",
-           "leaderboard_json", "rating_text", "student_text", "students", "test_status", "tier_text"]
+__all__ = ["award_rule", "feedback", "first_error", "first_error_replay", "gradebook_csv", "gradescope", "group_csv",
+           "late_text", "leaderboard", "leaderboard_json", "rating_text", "student_text", "students", "test_status",
+           "tier_text"]

@@ -20,7 +20,7 @@ from harness.record import GameRecord, Verdict
 from harness.report.html import environment, write_page
 from harness.report.site import build_site
 from harness.report.analysis import analysis_json
-from harness.report.export import award_rule
+from harness.report.export import award_rule, late_text
 from harness.tournament.formats import format_of
 from harness.report.history import annotate, describe, series
 from harness.tournament.results import JobResults
@@ -64,6 +64,9 @@ def job_items(results: JobResults, public: bool) -> dict[str, Any]:
         packages = sorted({*job.spec.submission.packages, *lim.packages})
         if packages:
             items["bot packages"] = ", ".join(packages)
+    if job.deadline is not None:
+        items["deadline"] = (f"{job.deadline.isoformat(timespec='minutes')}; "
+                             + (job.late.describe() if job.late else "it closes: a later attempt is not accepted"))
     if public:
         items["published"] = "public report: the bots' own output and tracebacks are not shown"
     return items
@@ -147,6 +150,9 @@ def build_job_site(results: JobResults, out: str | Path, *, public: bool | None 
     title = f"{job.name} ({job.game})"
     banners = [f"This job is {results.incomplete}: the standings and points are not final."] if results.incomplete else []
     rows = [r.to_json() for r in results.rows]
+    if job.deadline is not None:  # the deadline's column: on time, days late and points off
+        for row, r in zip(rows, results.rows):
+            row["late"] = late_text(r)
     if not format_of(job).rated:  # every bot meets the same opponent: a rating would say nothing more
         for row in rows:
             row["rating"] = row["rating_low"] = row["rating_high"] = None

@@ -43,6 +43,7 @@ COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("points", "points", True), ("score", "score", True), ("games", "games", True),
     ("wins", "wins", True), ("draws", "draws", True), ("losses", "losses", True),
     ("rating", "rating", True), ("verdicts_against", "verdicts against", True),
+    ("late", "late", False),  # only a job with a deadline has it (harness.report.export.late_text)
     ("disqualified", "status", False),
 )
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any
@@ -16,6 +17,7 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.sandbox.limits import Limits
 from harness.submission import MAIN, ZIP
+from harness.tournament.lateness import LatePolicy
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,8 @@ class Job:
     budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
+    deadline: datetime | None = None  # ``deadline:`` (aware); attempts after it are charged (lateness.py)
+    late: LatePolicy | None = None  # ``late: {per_day, max}``; None with a deadline: the deadline closes
 
     @property
     def spec(self) -> GameSpec:

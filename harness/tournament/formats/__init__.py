@@ -15,6 +15,7 @@ from typing import Any
 from harness.coderules.grading import apply_code_rules
 from harness.games import game_names, get_game
 from harness.tournament.formats import adaptive, battery, gauntlet, round_robin, shuffled
+from harness.tournament.lateness import apply_deadline
 from harness.tournament.formats.base import Format
 from harness.tournament.job import Job
 from harness.tournament.results import JobResults
@@ -61,6 +62,7 @@ def job_results(job: Job, light: bool = False) -> JobResults:
     """
     results = format_of(job).results(job, load_entrants(job), light)
     apply_code_rules(job, results.roll, results.rows)  # the seed's code rules may take points off
+    apply_deadline(job, results.rows)  # a job's deadline charges late attempts (lateness.py)
     return results
 
 
