@@ -144,6 +144,10 @@ def verdict_text(report: CheckReport) -> str:
         return f"NO VERDICT: {failed}; run the check again."
     if not report.games:
         return "FAIL: no game was played."
+    if report.battery_short:  # the games are fine, the battery's points are not: the seed needs them all
+        games = f"all {n} games" if not report.sample else f"a sample of {n} games"
+        return (f"FAIL: {battery_line(report.battery)}, and the grader needs all {report.battery.battery.points} "
+                f"({games} of {report.job.name if report.job else 'the job'} ok).")
     if report.job is None or report.modified:
         return (f"No errors in {n} practice games (not what the grader plays: run without "
                 f"{'--set' if report.modified else '--against'} to play the grading job's games)."
@@ -373,7 +377,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             say(text)
         if report.first_error is not None:
             show(error_text(report))
-        say(verdict_text(report) + (f" {battery_line(report.battery)}." if report.battery is not None else ""))
+        verdict = verdict_text(report)
+        if report.battery is not None and battery_line(report.battery) not in verdict:
+            verdict += f" {battery_line(report.battery)}."
+        say(verdict)
     return 0 if report.passed else 1
 
 
