@@ -231,13 +231,14 @@ def _references(game: GameSpec, against: list[str]) -> list[Path]:
     return [known[name] for name in dict.fromkeys(against)]
 
 
-def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
-    """The job check plays and where it comes from (the jobs file in force, or the shipped one)."""
+def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str, list[str]]:
+    """The job check plays, where it comes from (the jobs file in force, or the shipped one), and
+    what of the job was left out because check needs it not (a missing submissions folder or roster)."""
     chosen = Path(args.config) if args.config else Path("tournaments.yaml")
     config: Config | None = None
     if chosen.exists():
-        try:
-            config = load_config(chosen)
+        try:  # a student's copy of the course's file has no submissions folder or roster: check needs neither
+            config = load_config(chosen, students=False)
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
     elif args.config:
@@ -251,11 +252,11 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
             raise UsageError(f"--job {args.job}: {exc}") from None
         if job.game != game.name:
             raise UsageError(f"--job {args.job}: a job of {job.game}, not of {game.name}")
-        return job, str(config.path)
+        return job, str(config.path), config.notes.get(job.name, [])
     if config is not None:
         job = config.grading_job(game.name)
         if job is not None:
-            return job, str(config.path)
+            return job, str(config.path), config.notes.get(job.name, [])
         problem = config.problems.get(f"{game.name}-grading")
         if problem:
             raise UsageError(problem)
@@ -263,7 +264,7 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
     if shipped is None:
         raise UsageError(f"no grading job for {game.name} (in {chosen if config else 'the shipped jobs'}): "
                          f"name one with --job, or practise with --against NAME")
-    return shipped, "the harness's shipped grading jobs"
+    return shipped, "the harness's shipped grading jobs", []
 
 
 def run_battery(game: GameSpec, submission: Any, login: str, limits: Limits, say: Any) -> Any:
@@ -291,11 +292,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     say = (lambda text: None) if quiet else (lambda text: print(wrapped(text, room), flush=True))
     show = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
     job: Job | None = None
+    left_out: list[str] = []
     if args.against:
         references = _references(game, args.against)
         limits = Limits.default(game, args.policy, packages=packages_of(args.package, game))
     else:
-        job, source = grading_job(args, game)
+        job, source, left_out = grading_job(args, game)
         if settings:  # then this is no longer what the grader plays (said in the last line)
             job = dataclasses.replace(job, settings=(game.rules.parse_settings(dict(settings)),))
             source += "; with the --set settings instead of the job's"
@@ -318,6 +320,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         report.job_games = len(tasks)
         for text in job_lines(job, len(tasks), source):
             say(text)
+        for note in left_out:
+            say(f"  note: {note}")
     else:
         say(f"Practice: {args.games or DEFAULT_GAMES} games against each of {', '.join(r.stem for r in references)} "
             f"(not the grading job)")
