@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness.checkwords import battery_line, job_lines
-from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, limits_text,
-                              opponent_name, play_games, play_grading, reference_players, sandbox_notes,
-                              seat_of, static_checks)
+from harness.pregrade import (DEFAULT_GAMES, NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks,
+                              limits_text, opponent_name, play_games, play_grading, reference_players,
+                              sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import Config, ConfigError, Job, load_config
@@ -30,6 +30,7 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
+from harness.report.position import failed_before_play
 from harness.sandbox.limits import Limits
 from harness.submission import Submission
 from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
@@ -113,7 +114,10 @@ def error_text(report: CheckReport) -> str:
         lines.append("  (the harness failed, not your bot: please report this)")
     if err.answer:
         lines.append(wrapped(f"  answer: {line(err.answer)}", room))
-    lines += ["  position:", textwrap.indent(block(err.position), "    ")]
+    if failed_before_play(g.record, g.seat):  # never given a position: an empty board says nothing
+        lines.append("  position: none (your bot failed before its first move)")
+    else:
+        lines += ["  position:", textwrap.indent(block(err.position), "    ")]
     tb = block(g.record.players[g.seat].traceback).strip()
     if tb:
         lines += ["  traceback:", textwrap.indent("\n".join(tb.splitlines()[-12:]), "    ")]
@@ -190,31 +194,54 @@ def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission
     return out
 
 
+def timed_out(report: CheckReport) -> list[tuple[float, float, int, str]]:
+    """Each call stopped for time (it never answered, so it is no move): (its CPU seconds, its
+    wall-clock seconds, game number, where). Its CPU time is the bot's total less its answered
+    moves' (the constructor's share included: a small over-estimate); its wall-clock time is the
+    bot's slowest call, which is the one the harness stopped."""
+    out = []
+    for g in report.games:
+        if g.verdict is not Verdict.TIMEOUT:
+            continue
+        player = g.record.players[g.seat]
+        own = [m for m in g.record.moves if m.player == g.seat]
+        cpu = max(0.0, player.cpu - sum(m.cpu or 0.0 for m in own))
+        where = ("constructor" if player.reason.startswith(f"{report.game.interface.student_class}(")
+                 else f"ply {len(g.record.moves) + 1}")
+        out.append((cpu, player.max_wall, g.number, f"{where}: timed out"))
+    return out
+
+
 def slowest_text(report: CheckReport, limits: Limits) -> list[str]:
-    """The slowest answers on the clock that judges them, and a warning near the limit."""
+    """The slowest answers on the clock that judges them, the calls stopped for time first, and a
+    warning near the limit."""
+    stopped = timed_out(report)
     if limits.policy == "cpu":
-        moves = sorted(((m.cpu or 0.0, g.number, ply) for g in report.games
-                        for ply, m in enumerate(g.record.moves, start=1) if m.player == g.seat), key=lambda t: -t[0])[:3]
-        walls = report.slowest_moves(1)
+        moves = sorted(((m.cpu or 0.0, g.number, f"ply {ply}") for g in report.games
+                        for ply, m in enumerate(g.record.moves, start=1) if m.player == g.seat), key=lambda t: -t[0])
+        moves = ([(c, n, w) for c, _, n, w in stopped] + moves)[:max(3, len(stopped[:3]))]
+        walls = [(w, n, f"ply {p}") for w, n, p in report.slowest_moves(1)]
+        walls = sorted([(w, n, where) for _, w, n, where in stopped] + walls, key=lambda t: -t[0])[:1]
         if not moves:
             return []
         lines = ["Slowest moves (CPU time, the clock that judges them): "
-                 + ", ".join(f"{seconds(c)} (game {n}, ply {p})" for c, n, p in moves)
+                 + ", ".join(f"{seconds(c)} (game {n}, {p})" for c, n, p in moves)
                  + f"; the limit is {limits.move:g} s of CPU time per move"]
         if walls:
             lines.append(f"  slowest in own time (wall-clock time less waits for a CPU): {seconds(walls[0][0])} "
-                         f"(game {walls[0][1]}, ply {walls[0][2]}); any call is stopped after "
+                         f"(game {walls[0][1]}, {walls[0][2]}); any call is stopped after "
                          f"{limits.move * limits.backstop:g} s")
         top = max(moves[0][0] / limits.move, (walls[0][0] / (limits.move * limits.backstop)) if walls else 0)
     else:
-        walls = report.slowest_moves()
+        walls = [(w, n, f"ply {p}") for w, n, p in report.slowest_moves()]
+        walls = ([(w, n, where) for _, w, n, where in stopped] + walls)[:max(3, len(stopped[:3]))]
         if not walls:
             return []
         lines = ["Slowest moves (own time: wall-clock time less waits for a CPU, the clock that judges them): "
-                 + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in walls)
+                 + ", ".join(f"{seconds(w)} (game {n}, {p})" for w, n, p in walls)
                  + f"; the limit is {limits.move:g} s per move"]
         top = walls[0][0] / limits.move
-    if top > NEAR_LIMIT:
+    if top > NEAR_LIMIT and not stopped:
         lines.append(f"  warning: {top:.0%} of the limit; a busy grading machine can be slower: keep a margin")
     return lines
 
