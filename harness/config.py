@@ -34,6 +34,7 @@ A job::
         budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
         results: results/streky-grading    # where the store lives
+        kit: {players: [random, brute]}    # the reference players `harness kit` hands out (also on a group)
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
 """
@@ -74,7 +75,7 @@ class Config:
     # load_config(..., students=False): what was left out of each job (a missing submissions
     # folder or roster) because `check` needs neither; one line each.
     notes: dict[str, list[str]] = field(default_factory=dict)
-    kits: dict[str, "KitChoice"] = field(default_factory=dict)  # a job's or group's `kit:` key
+    kits: dict[str, KitChoice] = field(default_factory=dict)  # a job's or group's `kit:` key (harness kit)
 
     @property
     def names(self) -> list[str]:
@@ -175,10 +176,10 @@ def load_config(path: str | os.PathLike[str], *, students: bool = True) -> Confi
                 groups[name] = tuple(members)
         else:
             try:
-                jobs[name] = _job(path, name, {**defaults, **body}, notes.setdefault(name, []) if not students else None)
+                left_out = None if students else notes.setdefault(name, [])
+                jobs[name] = _job(path, name, {**defaults, **body}, left_out)
             except ConfigError as exc:
                 problems[name] = str(exc)
-
     for name, members in groups.items():
         for member in members:
             if member not in jobs and member not in problems:

@@ -5,8 +5,8 @@
     kit: {players: [random, brute]}     # a bare name: that player of every game of the kit
     kit: {players: [streky/brute]}      # GAME/NAME: one game's
 
-Without the key a kit holds the game's weak players (:data:`WEAK`) and the opponents of the
-jobs it ships. A name must be a reference player of one of the kit's games.
+Without the key a kit holds the games' weak players (``harness.studentkit.WEAK``). A name must be
+a reference player of one of the kit's games.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def read_kit(path: Path, where: str, raw: Any, games: Sequence[str]) -> KitChoic
                 continue
             found.append((g, name))
         if not found:
-            raise ConfigError(f"{at}.players[{i}]: {text!r} is no reference player of "
-                              f"{', '.join(dict.fromkeys(games)) or 'the kit’s games'}")
+            among = ", ".join(dict.fromkeys(games)) or "the kit's games"
+            raise ConfigError(f"{at}.players[{i}]: {text!r} is no reference player of {among}")
         chosen += [f for f in found if f not in chosen]
     return KitChoice(tuple(chosen))
 

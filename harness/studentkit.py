@@ -25,6 +25,7 @@ What goes in:
 from __future__ import annotations
 
 import importlib
+import json
 import shutil
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -53,6 +54,7 @@ WEAK: dict[str, tuple[str, ...]] = {
 }
 LEFT_OUT_KEYS = ("submissions", "roster", "results", "similarity", "waive", "kit", "reference")
 STUDENT_API = ("base", "obstacle", "clovece")  # the top-level shims of pyproject's py-modules
+KIT_HEADER = "# The course's check jobs"  # how a kit's jobs file starts (check names its source by it)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
@@ -116,8 +118,10 @@ def plan_kit(config: Config, name: str) -> KitPlan:
     for game_name in games:
         game = get_game(game_name)
         shipped = game.reference_players
-        names = (chosen or {}).get(game_name, []) if chosen is not None else [n for n in WEAK.get(game_name, ())
-                                                                              if n in shipped]
+        if chosen is not None:
+            names = chosen.get(game_name, [])
+        else:
+            names = [n for n in WEAK.get(game_name, ()) if n in shipped]
         plan.players[game_name] = {n: shipped[n] for n in names}
     for job in checked:
         assert job.opponent is not None
@@ -151,7 +155,7 @@ def plan_kit(config: Config, name: str) -> KitPlan:
 
 def jobs_text(plan: KitPlan, source: Path) -> str:
     """The kit's jobs file: the course's check jobs, what ``harness check`` plays."""
-    head = (f"# The course's check jobs, written by `harness kit {plan.name}` from {source.name}.\n"
+    head = (f"{KIT_HEADER}, written by `harness kit {plan.name}` from {source.name}.\n"
             "# `harness check GAME BOT` plays GAME's job (GAME-grading, else its first); --job NAME picks one.\n"
             "# These are the grader's jobs without the class (no submissions, roster or results).\n\n")
     return head + yaml.safe_dump({"jobs": plan.jobs}, sort_keys=False, allow_unicode=True, width=100)
@@ -279,7 +283,7 @@ def write_kit(plan: KitPlan, source: Path, out: Path) -> list[Path]:
             for name, path in files.items():
                 shutil.copy2(path, players / game / f"{name}.py")
                 written.append(players / game / f"{name}.py")
-        deps = "\n".join(f"    {r!r}," for r in _requirements()).replace("'", '"')
+        deps = "\n".join(f"    {json.dumps(r)}," for r in _requirements())  # a JSON string is a TOML string
         (out / "pyproject.toml").write_text(PYPROJECT.format(version=_version(), dependencies=deps), encoding="utf-8")
         (out / "README.md").write_text(readme_text(plan), encoding="utf-8")
     except OSError as exc:
@@ -287,4 +291,4 @@ def write_kit(plan: KitPlan, source: Path, out: Path) -> list[Path]:
     return written
 
 
-__all__ = ["KitError", "KitPlan", "WEAK", "plan_kit", "write_kit"]
+__all__ = ["KIT_HEADER", "KitError", "KitPlan", "WEAK", "plan_kit", "write_kit"]

@@ -32,6 +32,7 @@ from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
 from harness.report.position import failed_before_play
 from harness.sandbox.limits import Limits
+from harness.studentkit import KIT_HEADER
 from harness.submission import Submission
 from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
 from harness.text import block, line
@@ -291,7 +292,8 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str, lis
     if shipped is None:
         raise UsageError(f"no grading job for {game.name} (in {chosen if config else 'the shipped jobs'}): "
                          f"name one with --job, or practise with --against NAME")
-    return shipped, "the harness's shipped grading jobs", []
+    kit = SHIPPED.read_text(encoding="utf-8").startswith(KIT_HEADER)  # installed from a course's kit
+    return shipped, "the course's kit" if kit else "the harness's shipped grading jobs", []
 
 
 def run_battery(game: GameSpec, submission: Any, login: str, limits: Limits, say: Any) -> Any:

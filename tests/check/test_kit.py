@@ -153,6 +153,9 @@ def test_check_inside_an_installed_kit_matches_the_instructors_run(tmp_path: Pat
                                 "print(sorted(str(f.relative_to(p)) for f in p.rglob('*.py')))"],
                                capture_output=True, text=True, cwd=student, env=env)
     assert installed.stdout.strip() == str(["__init__.py", "quoridor/random_legal.py", "quoridor/runner.py"])
+    sample = subprocess.run([exe, "check", "quoridor", str(course / "subs/no_crossing"), "--games", "1"], cwd=student,
+                            capture_output=True, text=True, timeout=900, env=env)
+    assert "Grading job: quoridor-grading (from the course's kit)" in sample.stdout, sample.stdout + sample.stderr
     verdicts = {}
     for login in ("through_walls", "no_crossing"):
         shutil.copy(course / "subs" / login / "player.py", student / "player.py")
