@@ -217,6 +217,12 @@ def readme_text(plan: KitPlan) -> str:
     players = [f"- {game}: {', '.join(names) or 'none'}" for game, names in
                ((g, list(p)) for g, p in plan.players.items())]
     game = next(iter(plan.jobs.values()))["game"]
+    batteries = [get_game(g) for g in plan.players if get_game(g).battery is not None]
+    for g in batteries:
+        battery = g.battery
+        assert battery is not None
+        rows.append(f"- and in every `harness check {g.name}`: {battery.title}, all {battery.points} of its points "
+                    f"needed (`harness basic {g.name} player.py` runs it alone)")
     return f"""# The course's kit: check your bot before you submit it
 
 ```sh
