@@ -98,7 +98,7 @@ def test_feedback_draws_no_position_for_a_bot_that_never_saw_one(tmp_path: Path)
         assert "The position it was given" not in feedback and " . . . ." not in feedback, feedback
         assert len(feedback.splitlines()) < 12
     overlap = (tmp_path / "fb/overlap.txt").read_text()  # a bot that answered still gets its board
-    assert "The position it was given:" in overlap and "!N: one that lands on a card already placed" in overlap
+    assert "The position it was given:" in overlap and "!N: on a placed card" in overlap
 
 
 def test_check_names_no_position_for_a_constructor_that_failed_in_a_game(tmp_path: Path) -> None:

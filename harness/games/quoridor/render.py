@@ -185,7 +185,7 @@ def text(state: State, highlight: Any = None) -> str:
     """The board and one line about whose turn it is, goals and walls left."""
     left = [state.max_obstacles - u for u in state.used]
     drawn = board_text(state, highlight)
-    legend = ("\n(=== and #: walls; *: the answer given, a pawn's step or a wall as *** / *)"
+    legend = ("\n(=== and #: walls; *: the highlighted move, a step or a wall)"
               if _highlight_key(state, highlight) is not None or isinstance(highlight, Step) else "")
     return (drawn + legend + "\n"
             f"ply {state.ply}: A at {state.pawns[0]} to row {state.goal_row(0)} ({left[0]} walls left), "

@@ -108,7 +108,7 @@ def test_text_highlights_and_marks() -> None:
     assert drawn.split("\n")[3] == "  +   +*******+   +"
     assert "*" in board_text(position(), Step(1, 0)).split("\n")[2]
     assert GAME.render_text is not None and GAME.render_text(position(), None) == text(position())
-    legend = "(=== and #: walls; *: the answer given, a pawn's step or a wall as *** / *)"
+    legend = "(=== and #: walls; *: the highlighted move, a step or a wall)"
     assert legend in text(position(), Step(1, 0)).split("\n") and legend not in text(position())
 
 

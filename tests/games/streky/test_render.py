@@ -125,10 +125,10 @@ def test_text_board() -> None:
     marked = text(state, Place(0, 1, as_matrix([[4, 4]]))).splitlines()
     assert marked[0] == "     0         5"  # each number's last digit above its column's values
     assert marked[1] == "  0  .*4*4 . . ."
-    assert marked[-1] == "(*N: a cell of that card, colour N)"
+    assert marked[-1] == "(*N: a cell of the highlighted card, colour N)"
     clash = text(state, Place(1, 2, as_matrix([[4, 4]]))).splitlines()
     assert "!4" in clash[2] and "*4" in clash[2]
-    assert clash[-1] == "(*N: a cell of that card, colour N; !N: one that lands on a card already placed)"
+    assert clash[-1] == "(*N: a cell of the highlighted card, colour N; !N: on a placed card)"
     off = text(state, Place(3, 5, as_matrix([[4, 4]]))).splitlines()
     assert off[-2] == "highlighted: [3, 5, ...] 1 of its cells lie off the board"
 
