@@ -178,3 +178,19 @@ def test_check_inside_an_installed_kit_matches_the_instructors_run(tmp_path: Pat
         assert report["battery"]["points"] == grader[login]["points"]
     assert [verdicts[login][0] for login in ("through_walls", "no_crossing")] == [1, 1]  # both below the bar
     assert sorted(p.name for p in student.iterdir()) == ["kit", "player.py"]
+
+
+def test_the_kits_project_installs_as_the_harnesss_own(tmp_path: Path) -> None:
+    """The kit's pyproject.toml keeps the repository's packaging (the shims, the package data, the
+    dependencies), so a kit installs what `pip install .` of the harness installs, less the players."""
+    import tomllib
+
+    assert kit(tmp_path, "priemspel-grading").returncode == 0
+    mine = tomllib.loads((tmp_path / "kit/pyproject.toml").read_text())
+    repo = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert mine["tool"]["setuptools"] == repo["tool"]["setuptools"]
+    assert mine["project"]["scripts"] == repo["project"]["scripts"]
+    assert mine["project"]["dependencies"] == repo["project"]["dependencies"]
+    assert mine["build-system"] == repo["build-system"]
+    assert sorted(p.name for p in (tmp_path / "kit/harness/studentapi").glob("*.py")) == [
+        "base.py", "clovece.py", "obstacle.py"]
