@@ -273,6 +273,7 @@ def write_kit(plan: KitPlan, source: Path, out: Path) -> list[Path]:
     """Write the kit into ``out`` (a new or empty folder); returns the reference players written."""
     if out.exists() and any(out.iterdir()):
         raise KitError(f"--out {out}: the folder is not empty (a kit goes into a new or empty folder)")
+    deps = "\n".join(f"    {json.dumps(r)}," for r in _requirements())  # a JSON string is a TOML string
     try:
         out.mkdir(parents=True, exist_ok=True)
         jobs = jobs_text(plan, source)
@@ -289,7 +290,6 @@ def write_kit(plan: KitPlan, source: Path, out: Path) -> list[Path]:
             for name, path in files.items():
                 shutil.copy2(path, players / game / f"{name}.py")
                 written.append(players / game / f"{name}.py")
-        deps = "\n".join(f"    {json.dumps(r)}," for r in _requirements())  # a JSON string is a TOML string
         (out / "pyproject.toml").write_text(PYPROJECT.format(version=_version(), dependencies=deps), encoding="utf-8")
         (out / "README.md").write_text(readme_text(plan), encoding="utf-8")
     except OSError as exc:
