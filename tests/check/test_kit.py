@@ -149,7 +149,8 @@ def test_check_inside_an_installed_kit_matches_the_instructors_run(tmp_path: Pat
     assert venv.returncode == 0, venv.stderr
     exe = str(student / "kit/.venv/bin/harness")
     installed = subprocess.run([str(student / "kit/.venv/bin/python"), "-c",
-                                "import reference_players, pathlib; p = pathlib.Path(reference_players.__file__).parent;"
+                                "import reference_players, pathlib; "
+                                "p = pathlib.Path(reference_players.__file__).parent; "
                                 "print(sorted(str(f.relative_to(p)) for f in p.rglob('*.py')))"],
                                capture_output=True, text=True, cwd=student, env=env)
     assert installed.stdout.strip() == str(["__init__.py", "quoridor/random_legal.py", "quoridor/runner.py"])

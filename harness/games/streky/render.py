@@ -159,6 +159,8 @@ def text(state: State, highlight: Any = None) -> str:
                if not (0 <= move.row + dr < state.rows and 0 <= move.col + dc < state.cols)]
         note = f"{len(off)} of its cells lie off the board" if off else ""
         lines.append(f"highlighted: [{move.row}, {move.col}, ...] {note}".rstrip())
-        lines.append("(*N: a cell of the highlighted card, colour N; !N: on a placed card)"
-                     if any(m.startswith("!") for m in marks.values()) else "(*N: a cell of the highlighted card, colour N)")
+        legend = "*N: a cell of the highlighted card, colour N"
+        if any(m.startswith("!") for m in marks.values()):
+            legend += "; !N: on a placed card"
+        lines.append(f"({legend})")
     return "\n".join(lines)
