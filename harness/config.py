@@ -36,6 +36,7 @@ A job::
         deadline: 2026-11-17T20:00:00+01:00   # attempts after it are charged (harness/tournament/lateness.py)
         late: {per_day: 1, max: 3 days}       # per started day late; no late: the deadline closes
         results: results/streky-grading    # where the store lives
+        kit: {players: [random, brute]}    # the reference players `harness kit` hands out (also on a group)
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
 """
@@ -53,6 +54,7 @@ import yaml
 from harness.games import UnknownGame, game_names, get_game
 from harness.games.base import GameSpec, SettingsError
 from harness.keys import ConfigError, Reader, locate
+from harness.kitkey import KitChoice, read_kit
 from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
@@ -73,6 +75,10 @@ class Config:
     jobs: dict[str, Job]
     groups: dict[str, tuple[str, ...]]
     problems: dict[str, str] = field(default_factory=dict)
+    # load_config(..., students=False): what was left out of each job (a missing submissions
+    # folder or roster) because `check` needs neither; one line each.
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    kits: dict[str, KitChoice] = field(default_factory=dict)  # a job's or group's `kit:` key (harness kit)
 
     @property
     def names(self) -> list[str]:
@@ -123,14 +129,16 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive", "deadline", "late"}
+              "similarity", "waive", "deadline", "late", "kit"}
 
 
-def load_config(path: str | os.PathLike[str]) -> Config:
+def load_config(path: str | os.PathLike[str], *, students: bool = True) -> Config:
     """Read a tournaments.yaml; :class:`ConfigError` (one line) if the file as a whole is unusable.
 
     A problem of one job is kept in ``Config.problems`` under its name (and a group with a
-    member that is not a job under the group's); the other jobs stay usable.
+    member that is not a job under the group's); the other jobs stay usable. ``students=False``
+    (``harness check``, the student's copy of the course's file): a submissions folder or roster
+    that is missing or unusable is left out, with a line in ``Config.notes``, not a problem.
     """
     path = Path(path)
     try:
@@ -156,6 +164,8 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     jobs: dict[str, Job] = {}
     groups: dict[str, tuple[str, ...]] = {}
     problems: dict[str, str] = {}
+    notes: dict[str, list[str]] = {}
+    kits: dict[str, KitChoice] = {}
     for name, body in data["jobs"].items():
         name = str(name)
         where = f"jobs.{name}"
@@ -169,7 +179,8 @@ def load_config(path: str | os.PathLike[str]) -> Config:
                 groups[name] = tuple(members)
         else:
             try:
-                jobs[name] = _job(path, name, {**defaults, **body})
+                left_out = None if students else notes.setdefault(name, [])
+                jobs[name] = _job(path, name, {**defaults, **body}, left_out)
             except ConfigError as exc:
                 problems[name] = str(exc)
     for name, members in groups.items():
@@ -178,12 +189,22 @@ def load_config(path: str | os.PathLike[str]) -> Config:
                 problems[name] = f"{path}: jobs.{name}.jobs: no job named {member!r}"
             elif member in groups:
                 problems[name] = f"{path}: jobs.{name}.jobs: {member!r} is a group (groups do not nest)"
+    for name, body in data["jobs"].items():  # after the groups: a group's kit names its members' players
+        name = str(name)
+        if isinstance(body, dict) and "kit" in body and name not in problems:
+            games = [jobs[m].game for m in groups.get(name, (name,)) if m in jobs]
+            try:
+                kits[name] = read_kit(path, name, body["kit"], games)
+            except ConfigError as exc:
+                problems[name] = str(exc)
+                jobs.pop(name, None)
     for name in problems:
         groups.pop(name, None)
-    return Config(path=path.resolve(), jobs=jobs, groups=groups, problems=problems)
+    return Config(path=path.resolve(), jobs=jobs, groups=groups, problems=problems,
+                  notes={n: v for n, v in notes.items() if v}, kits=kits)
 
 
-def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
+def _job(path: Path, name: str, body: dict[str, Any], left_out: list[str] | None = None) -> Job:
     r = Reader(path, f"jobs.{name}", body)
     unknown = set(body) - KNOWN_KEYS
     if unknown:
@@ -199,7 +220,13 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
         for key, problem in other.keys.items():
             if key in body and key not in kind.keys:
                 raise r.fail(key, problem)
-    submissions = _submissions(r, r.get("submissions", []))
+    try:
+        submissions = _submissions(r, r.get("submissions", []))
+    except ConfigError as exc:
+        if left_out is None:
+            raise
+        submissions = ()
+        left_out.append(f"{exc}: left out (check needs no submissions)")
     reference_raw = r.get("reference", [])
     if not isinstance(reference_raw, list):
         raise r.fail("reference", "must be a list of bot files")
@@ -207,7 +234,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
     own = kind.read(r, body, game)
     kind.check(r, game, fmt)
     needed = kind.bots_needed(game)
-    if len(submissions) + len(reference) < needed:
+    if len(submissions) + len(reference) < needed and left_out is None:
         raise r.fail("submissions", "too few bots for this format (found "
                      f"{len(submissions)} submissions and {len(reference)} reference players; "
                      f"{game.title} needs {needed})")
@@ -238,7 +265,13 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
     description = r.get("description", "")
     if not isinstance(description, str):
         raise r.fail("description", f"must be text, got {description!r}")
-    roster, roster_file = _roster(r)
+    try:
+        roster, roster_file = _roster(r)
+    except ConfigError as exc:
+        if left_out is None:
+            raise
+        roster, roster_file = None, None
+        left_out.append(f"{exc}: left out (check needs no roster)")
     deadline, late = read_deadline(r)
     analysis = r.get("analysis", None)
     if analysis is not None and analysis not in kind.analyses:

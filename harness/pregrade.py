@@ -138,9 +138,17 @@ class CheckReport:
         return all(c.ok is not False for c in self.static)
 
     @property
+    def battery_short(self) -> bool:
+        """True if the game's grading battery (Quoridor's SemBasic) awards fewer points than it has:
+        the seed requires all of them ("Z teto casti musite ziskat 2 body")."""
+        return self.battery is not None and self.battery.points < self.battery.battery.points
+
+    @property
     def passed(self) -> bool:
-        """True only if the grader would accept the bot: static checks pass, every game ``ok``."""
-        return self.static_ok and bool(self.games) and all(g.verdict is Verdict.OK for g in self.games)
+        """True only if the grader would accept the bot: static checks pass, every game ``ok``, and
+        the game's grading battery (if it has one) awards all its points."""
+        return (self.static_ok and bool(self.games) and all(g.verdict is Verdict.OK for g in self.games)
+                and not self.battery_short)
 
     def slowest_moves(self, count: int = 3) -> list[tuple[float, int, int]]:
         """The bot's slowest answers over all games: (own seconds, game number, ply)."""

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness.checkwords import battery_line, job_lines
-from harness.pregrade import (NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks, limits_text,
-                              opponent_name, play_games, play_grading, reference_players, sandbox_notes,
-                              seat_of, static_checks)
+from harness.pregrade import (DEFAULT_GAMES, NEAR_LIMIT, CheckReport, GameResult, explain, grading_tasks,
+                              limits_text, opponent_name, play_games, play_grading, reference_players,
+                              sandbox_notes, seat_of, static_checks)
 from harness.cli import UsageError, parse_sets, positive, read_bot
 from harness.commands._jobs import packages_of
 from harness.config import Config, ConfigError, Job, load_config
@@ -30,7 +30,9 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict
 from harness.report.html import seconds
+from harness.report.position import failed_before_play
 from harness.sandbox.limits import Limits
+from harness.studentkit import KIT_HEADER
 from harness.submission import Submission
 from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
 from harness.text import block, line
@@ -113,7 +115,10 @@ def error_text(report: CheckReport) -> str:
         lines.append("  (the harness failed, not your bot: please report this)")
     if err.answer:
         lines.append(wrapped(f"  answer: {line(err.answer)}", room))
-    lines += ["  position:", textwrap.indent(block(err.position), "    ")]
+    if failed_before_play(g.record, g.seat):  # never given a position: an empty board says nothing
+        lines.append("  position: none (your bot failed before its first move)")
+    else:
+        lines += ["  position:", textwrap.indent(block(err.position), "    ")]
     tb = block(g.record.players[g.seat].traceback).strip()
     if tb:
         lines += ["  traceback:", textwrap.indent("\n".join(tb.splitlines()[-12:]), "    ")]
@@ -144,6 +149,10 @@ def verdict_text(report: CheckReport) -> str:
         return f"NO VERDICT: {failed}; run the check again."
     if not report.games:
         return "FAIL: no game was played."
+    if report.battery_short:  # the games are fine, the battery's points are not: the seed needs them all
+        games = f"all {n} games" if not report.sample else f"a sample of {n} games"
+        return (f"FAIL: {battery_line(report.battery)}, and the grader needs all {report.battery.battery.points} "
+                f"({games} of {report.job.name if report.job else 'the job'} ok).")
     if report.job is None or report.modified:
         return (f"No errors in {n} practice games (not what the grader plays: run without "
                 f"{'--set' if report.modified else '--against'} to play the grading job's games)."
@@ -186,31 +195,54 @@ def code_rules_lines(report: CheckReport, game: GameSpec, submission: Submission
     return out
 
 
+def timed_out(report: CheckReport) -> list[tuple[float, float, int, str]]:
+    """Each call stopped for time (it never answered, so it is no move): (its CPU seconds, its
+    wall-clock seconds, game number, where). Its CPU time is the bot's total less its answered
+    moves' (the constructor's share included: a small over-estimate); its wall-clock time is the
+    bot's slowest call, which is the one the harness stopped."""
+    out = []
+    for g in report.games:
+        if g.verdict is not Verdict.TIMEOUT:
+            continue
+        player = g.record.players[g.seat]
+        own = [m for m in g.record.moves if m.player == g.seat]
+        cpu = max(0.0, player.cpu - sum(m.cpu or 0.0 for m in own))
+        where = ("constructor" if player.reason.startswith(f"{report.game.interface.student_class}(")
+                 else f"ply {len(g.record.moves) + 1}")
+        out.append((cpu, player.max_wall, g.number, f"{where}: timed out"))
+    return out
+
+
 def slowest_text(report: CheckReport, limits: Limits) -> list[str]:
-    """The slowest answers on the clock that judges them, and a warning near the limit."""
+    """The slowest answers on the clock that judges them, the calls stopped for time first, and a
+    warning near the limit."""
+    stopped = timed_out(report)
     if limits.policy == "cpu":
-        moves = sorted(((m.cpu or 0.0, g.number, ply) for g in report.games
-                        for ply, m in enumerate(g.record.moves, start=1) if m.player == g.seat), key=lambda t: -t[0])[:3]
-        walls = report.slowest_moves(1)
+        moves = sorted(((m.cpu or 0.0, g.number, f"ply {ply}") for g in report.games
+                        for ply, m in enumerate(g.record.moves, start=1) if m.player == g.seat), key=lambda t: -t[0])
+        moves = ([(c, n, w) for c, _, n, w in stopped] + moves)[:max(3, len(stopped[:3]))]
+        walls = [(w, n, f"ply {p}") for w, n, p in report.slowest_moves(1)]
+        walls = sorted([(w, n, where) for _, w, n, where in stopped] + walls, key=lambda t: -t[0])[:1]
         if not moves:
             return []
         lines = ["Slowest moves (CPU time, the clock that judges them): "
-                 + ", ".join(f"{seconds(c)} (game {n}, ply {p})" for c, n, p in moves)
+                 + ", ".join(f"{seconds(c)} (game {n}, {p})" for c, n, p in moves)
                  + f"; the limit is {limits.move:g} s of CPU time per move"]
         if walls:
             lines.append(f"  slowest in own time (wall-clock time less waits for a CPU): {seconds(walls[0][0])} "
-                         f"(game {walls[0][1]}, ply {walls[0][2]}); any call is stopped after "
+                         f"(game {walls[0][1]}, {walls[0][2]}); any call is stopped after "
                          f"{limits.move * limits.backstop:g} s")
         top = max(moves[0][0] / limits.move, (walls[0][0] / (limits.move * limits.backstop)) if walls else 0)
     else:
-        walls = report.slowest_moves()
+        walls = [(w, n, f"ply {p}") for w, n, p in report.slowest_moves()]
+        walls = ([(w, n, where) for _, w, n, where in stopped] + walls)[:max(3, len(stopped[:3]))]
         if not walls:
             return []
         lines = ["Slowest moves (own time: wall-clock time less waits for a CPU, the clock that judges them): "
-                 + ", ".join(f"{seconds(w)} (game {n}, ply {p})" for w, n, p in walls)
+                 + ", ".join(f"{seconds(w)} (game {n}, {p})" for w, n, p in walls)
                  + f"; the limit is {limits.move:g} s per move"]
         top = walls[0][0] / limits.move
-    if top > NEAR_LIMIT:
+    if top > NEAR_LIMIT and not stopped:
         lines.append(f"  warning: {top:.0%} of the limit; a busy grading machine can be slower: keep a margin")
     return lines
 
@@ -227,13 +259,14 @@ def _references(game: GameSpec, against: list[str]) -> list[Path]:
     return [known[name] for name in dict.fromkeys(against)]
 
 
-def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
-    """The job check plays and where it comes from (the jobs file in force, or the shipped one)."""
+def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str, list[str]]:
+    """The job check plays, where it comes from (the jobs file in force, or the shipped one), and
+    what of the job was left out because check needs it not (a missing submissions folder or roster)."""
     chosen = Path(args.config) if args.config else Path("tournaments.yaml")
     config: Config | None = None
     if chosen.exists():
-        try:
-            config = load_config(chosen)
+        try:  # a student's copy of the course's file has no submissions folder or roster: check needs neither
+            config = load_config(chosen, students=False)
         except ConfigError as exc:
             raise UsageError(str(exc)) from None
     elif args.config:
@@ -247,11 +280,11 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
             raise UsageError(f"--job {args.job}: {exc}") from None
         if job.game != game.name:
             raise UsageError(f"--job {args.job}: a job of {job.game}, not of {game.name}")
-        return job, str(config.path)
+        return job, str(config.path), config.notes.get(job.name, [])
     if config is not None:
         job = config.grading_job(game.name)
         if job is not None:
-            return job, str(config.path)
+            return job, str(config.path), config.notes.get(job.name, [])
         problem = config.problems.get(f"{game.name}-grading")
         if problem:
             raise UsageError(problem)
@@ -259,7 +292,8 @@ def grading_job(args: argparse.Namespace, game: GameSpec) -> tuple[Job, str]:
     if shipped is None:
         raise UsageError(f"no grading job for {game.name} (in {chosen if config else 'the shipped jobs'}): "
                          f"name one with --job, or practise with --against NAME")
-    return shipped, "the harness's shipped grading jobs"
+    kit = SHIPPED.read_text(encoding="utf-8").startswith(KIT_HEADER)  # installed from a course's kit
+    return shipped, "the course's kit" if kit else "the harness's shipped grading jobs", []
 
 
 def run_battery(game: GameSpec, submission: Any, login: str, limits: Limits, say: Any) -> Any:
@@ -287,11 +321,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     say = (lambda text: None) if quiet else (lambda text: print(wrapped(text, room), flush=True))
     show = (lambda text: None) if quiet else (lambda text: print(text, flush=True))
     job: Job | None = None
+    left_out: list[str] = []
     if args.against:
         references = _references(game, args.against)
         limits = Limits.default(game, args.policy, packages=packages_of(args.package, game))
     else:
-        job, source = grading_job(args, game)
+        job, source, left_out = grading_job(args, game)
         if settings:  # then this is no longer what the grader plays (said in the last line)
             job = dataclasses.replace(job, settings=(game.rules.parse_settings(dict(settings)),))
             source += "; with the --set settings instead of the job's"
@@ -314,6 +349,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         report.job_games = len(tasks)
         for text in job_lines(job, len(tasks), source):
             say(text)
+        for note in left_out:
+            say(f"  note: {note}")
     else:
         say(f"Practice: {args.games or DEFAULT_GAMES} games against each of {', '.join(r.stem for r in references)} "
             f"(not the grading job)")
@@ -373,7 +410,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             say(text)
         if report.first_error is not None:
             show(error_text(report))
-        say(verdict_text(report) + (f" {battery_line(report.battery)}." if report.battery is not None else ""))
+        verdict = verdict_text(report)
+        if report.battery is not None and battery_line(report.battery) not in verdict:
+            verdict += f" {battery_line(report.battery)}."
+        say(verdict)
     return 0 if report.passed else 1
 
 

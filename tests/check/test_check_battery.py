@@ -20,12 +20,15 @@ def check(*args: str, columns: int = 80) -> subprocess.CompletedProcess[str]:
                           cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
 
 
-def test_a_bot_that_plays_legally_but_loses_sembasic_points_is_told_so() -> None:
+def test_a_bot_below_the_sembasic_points_fails_check_though_its_games_are_ok() -> None:
+    # The seed (004): "Z teto casti musite ziskat 2 body, jinak nebude semestralni prace uznana."
     run = check("quoridor", "submissions/quoridor/no_crossing")
-    assert run.returncode == 0, run.stdout + run.stderr  # it plays by the rules: the grader accepts its games
+    assert run.returncode == 1, run.stdout + run.stderr
     lines = run.stdout.splitlines()
-    assert lines[-2].startswith("PASS: the grader would accept this bot: all 30 games of quoridor-grading ok.")
-    assert lines[-1] == "  SemBasic: 1 of 2 points (lost: expand_obstacles)."
+    assert " ".join(" ".join(lines[-2:]).split()) == (
+        "FAIL: SemBasic: 1 of 2 points (lost: expand_obstacles), and the grader needs all 2 (all 30 games of "
+        "quoridor-grading ok)."), lines[-2:]
+    assert json.loads(check("quoridor", "submissions/quoridor/no_crossing", "--json").stdout)["passed"] is False
     assert "SemBasic (Quoridor) for no_crossing: 1 of 2 points" in run.stdout
     assert "First failure of expand_obstacles" in run.stdout  # and why, with the position drawn
     # At 80 columns every line fits, and the job is described in words, not JSON.

@@ -54,7 +54,8 @@ def test_a_pass_while_a_card_fits_is_explained_on_the_board(tmp_path: Path) -> N
     assert "a player must place a card when it can" in out
     assert "\n  answer: " in out  # the pass, as the game records it
     board = out.split("  position:\n", 1)[1]
-    assert board.startswith("        0         5") and "\n      0  . . ." in board  # the game's render_text
+    # The game's render_text, each column number over its column's values.
+    assert board.startswith("         0         5") and "\n      0  . . ." in board
     assert (tmp_path / "harness-check-streky-1.html").is_file()
 
 

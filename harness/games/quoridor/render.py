@@ -160,7 +160,8 @@ def board_text(state: State, highlight: Any = None, *, labels: tuple[str, str] =
 
     width = len(str(sy - 1))
     pad = " " * (width + 1)
-    lines = [pad + "".join(f"{x:^4}" for x in range(sx)).rstrip()]
+    # Each number centred over its cell's middle character (a row is "Y |" then " c |" per cell).
+    lines = [pad + " " + "".join(f"{x:^3} " for x in range(sx)).rstrip()]
     border = pad + "+" + "+".join("---" for _ in range(sx)) + "+"
     lines.append(border)
     for y in range(sy):
@@ -183,7 +184,10 @@ def board_text(state: State, highlight: Any = None, *, labels: tuple[str, str] =
 def text(state: State, highlight: Any = None) -> str:
     """The board and one line about whose turn it is, goals and walls left."""
     left = [state.max_obstacles - u for u in state.used]
-    return (board_text(state, highlight) + "\n"
+    drawn = board_text(state, highlight)
+    legend = ("\n(=== and #: walls; *: the highlighted move, a step or a wall)"
+              if _highlight_key(state, highlight) is not None or isinstance(highlight, Step) else "")
+    return (drawn + legend + "\n"
             f"ply {state.ply}: A at {state.pawns[0]} to row {state.goal_row(0)} ({left[0]} walls left), "
             f"B at {state.pawns[1]} to row {state.goal_row(1)} ({left[1]} walls left); "
             f"{LABELS[state.turn]} to move")

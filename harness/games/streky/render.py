@@ -140,8 +140,8 @@ def text(state: State, highlight: Any = None) -> str:
                 if 0 <= r < state.rows and 0 <= c < state.cols:
                     clash = fresh and state.ply_at[r * state.cols + c] > 0
                     marks[(r, c)] = ("!" if clash else "*") + str(value)
-    # A column number every fifth column (tests/check pins this layout).
-    header = "    " + "".join(f"{c:<2d}"[-2:] if c % 5 == 0 else "  " for c in range(state.cols))
+    # A column number every fifth column, its last digit above the cell's value (tests/check pins this layout).
+    header = "    " + "".join(f"{c:>2d}"[-2:] if c % 5 == 0 else "  " for c in range(state.cols))
     lines = [header.rstrip()]
     for r in range(state.rows):
         cells = []
@@ -159,4 +159,8 @@ def text(state: State, highlight: Any = None) -> str:
                if not (0 <= move.row + dr < state.rows and 0 <= move.col + dc < state.cols)]
         note = f"{len(off)} of its cells lie off the board" if off else ""
         lines.append(f"highlighted: [{move.row}, {move.col}, ...] {note}".rstrip())
+        legend = "*N: a cell of the highlighted card, colour N"
+        if any(m.startswith("!") for m in marks.values()):
+            legend += "; !N: on a placed card"
+        lines.append(f"({legend})")
     return "\n".join(lines)

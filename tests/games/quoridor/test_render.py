@@ -87,7 +87,7 @@ def test_svg_legend_fits_and_grows_with_the_board(size: int) -> None:
 def test_text_board() -> None:
     drawn = board_text(position())
     assert drawn.split("\n") == [
-        "   0   1   2   3",
+        "    0   1   2   3",  # each number over its cell's middle, where a pawn stands
         "  +---+---+---+---+",
         "0 | A             |",
         "  +   +   +   +   +",
@@ -108,3 +108,14 @@ def test_text_highlights_and_marks() -> None:
     assert drawn.split("\n")[3] == "  +   +*******+   +"
     assert "*" in board_text(position(), Step(1, 0)).split("\n")[2]
     assert GAME.render_text is not None and GAME.render_text(position(), None) == text(position())
+    legend = "(=== and #: walls; *: the highlighted move, a step or a wall)"
+    assert legend in text(position(), Step(1, 0)).split("\n") and legend not in text(position())
+
+
+def test_the_text_ruler_stands_over_its_columns_on_a_wide_board() -> None:
+    state = RULES.initial(RULES.parse_settings({"sizex": 11, "sizey": 11}), random.Random(1))
+    ruler, _, row = board_text(state).split("\n")[:3]
+    pawn = row.index("A") if "A" in row else row.index("B")
+    x = state.pawns[0][0] if "A" in row else state.pawns[1][0]
+    assert ruler[pawn] == str(x)[-1], (ruler, row)
+    assert ruler.rstrip().endswith("9  10")

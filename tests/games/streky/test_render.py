@@ -123,9 +123,20 @@ def test_text_board() -> None:
     assert lines[3] == "  2  . 2 3 . . ."
     assert lines[-1] == "ply 1, score 0 : 0"
     marked = text(state, Place(0, 1, as_matrix([[4, 4]]))).splitlines()
-    assert marked[0] == "    0         5"
+    assert marked[0] == "     0         5"  # each number's last digit above its column's values
     assert marked[1] == "  0  .*4*4 . . ."
+    assert marked[-1] == "(*N: a cell of the highlighted card, colour N)"
     clash = text(state, Place(1, 2, as_matrix([[4, 4]]))).splitlines()
     assert "!4" in clash[2] and "*4" in clash[2]
+    assert clash[-1] == "(*N: a cell of the highlighted card, colour N; !N: on a placed card)"
     off = text(state, Place(3, 5, as_matrix([[4, 4]]))).splitlines()
-    assert off[-1] == "highlighted: [3, 5, ...] 1 of its cells lie off the board"
+    assert off[-2] == "highlighted: [3, 5, ...] 1 of its cells lie off the board"
+
+
+def test_the_text_ruler_stands_over_its_columns() -> None:
+    card = as_matrix([[1, 0], [2, 3]])
+    state = new_game(3, 28, [card])
+    for c in (0, 5, 10, 15, 25):
+        ruler, row = text(state, Place(0, c, card)).splitlines()[:2]
+        at = row.index("*1") + 1  # the value of the marked card's first cell, in column c
+        assert at == 5 + 2 * c and ruler[at] == str(c)[-1], (c, ruler, row)
