@@ -305,8 +305,11 @@ def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = N
     """
     from harness.tournament.execute import LocalExecutor, fault_record, play_task
 
+    from harness.tournament.replays import Replays
+
     order = {t.key: n for n, t in enumerate(tasks, start=1)}
     attempts = {t.key: 0 for t in tasks}
+    replays = Replays()  # a game replayed for a bot's process is not replayed again for it
     ready: dict[int, tuple[Task, GameRecord]] = {}
     nxt = 1
     done = 0
@@ -317,6 +320,7 @@ def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = N
             again: list[Task] = []
             for task, result, fault in executor.run(todo, play_task):
                 record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                record = replays.judge(task.key, record)
                 attempts[task.key] += 1
                 if record.harness_fault and attempts[task.key] <= retries:
                     again.append(task)
