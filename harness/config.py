@@ -33,6 +33,8 @@ A job::
         confidence: 0.95          # adaptive: stop once every award tier is settled at this confidence
         budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
+        interpreter: /usr/bin/python3.11  # the Python its bots run on (default: the system's own of
+                                  # the harness's version if it runs our bytecode, else the harness's)
         results: results/streky-grading    # where the store lives
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
@@ -52,6 +54,7 @@ from harness.games import UnknownGame, game_names, get_game
 from harness.games.base import GameSpec, SettingsError
 from harness.keys import ConfigError, Reader, locate
 from harness.roster import RosterError, read_roster
+from harness.sandbox import interpreter
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
 from harness.tournament.formats import FORMATS, format_named, format_names
@@ -120,7 +123,7 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive"}
+              "similarity", "waive", "interpreter"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -246,8 +249,22 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
-               similarity=_similarity(r, path), waive=_waive(r, game),
+               similarity=_similarity(r, path), waive=_waive(r, game), interpreter=_interpreter(r, path),
                **own)
+
+
+def _interpreter(r: Reader, path: Path) -> str:
+    """The job's ``interpreter:`` (its bots' Python, checked by running it), or "" for the harness's rule."""
+    raw = r.get("interpreter", None)
+    if raw is None:
+        return ""
+    if not isinstance(raw, str) or not raw.strip():
+        raise r.fail("interpreter", f"must be the path of a Python {interpreter.VERSION} interpreter, got {raw!r}")
+    found = path.parent / os.path.expanduser(raw)  # relative to the jobs file
+    why = interpreter.check(str(found))
+    if why is not None:
+        raise r.fail("interpreter", why)
+    return os.path.realpath(found)
 
 
 def _submissions(r: Reader, raw: Any) -> tuple[SubmissionRef, ...]:

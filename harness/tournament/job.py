@@ -91,6 +91,7 @@ class Job:
     budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
+    interpreter: str = ""  # the interpreter its bots run on ("": the harness's rule, harness.sandbox.interpreter)
 
     @property
     def spec(self) -> GameSpec:

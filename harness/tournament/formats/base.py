@@ -205,7 +205,8 @@ class FixedFormat(Format):
                 for seated in seat(seed, k):
                     key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament,
                                    limits, version)
-                    tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, rnd))
+                    tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, rnd,
+                                      job.interpreter))
         return tasks
 
 
