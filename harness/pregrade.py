@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -147,6 +148,16 @@ class CheckReport:
         walls = [(w, g.number, ply) for g in self.games for w, ply in g.move_walls()]
         return sorted(walls, key=lambda t: -t[0])[:count]
 
+    def judged_by(self) -> list[dict[str, Any]]:
+        """The interpreters (with tier and host) that ran the checked bot in its games, each once."""
+        seen: dict[str, dict[str, Any]] = {}
+        for g in self.games:
+            player = g.record.players[g.seat]
+            if player.interpreter:
+                info = {**player.interpreter, "host": g.record.host.rsplit(":", 1)[0]}
+                seen.setdefault(json.dumps(info, sort_keys=True), info)
+        return list(seen.values())
+
     @property
     def sample(self) -> bool:
         """True if fewer games were played than the grading job has."""
@@ -165,7 +176,8 @@ class CheckReport:
                 "move_limit": self.game.move_limit,
                 "first_error": None if self.first_error is None else self.first_error.to_json(),
                 "code_rules": [r.to_json() for r in self.code_rules],
-                "battery": None if self.battery is None else self.battery.to_json()}
+                "battery": None if self.battery is None else self.battery.to_json(),
+                "judged_by": self.judged_by()}
 
 
 def sandbox_notes() -> list[str]:

@@ -66,6 +66,19 @@ class PlayerRecord:
         return cls(**{**data, "verdict": Verdict(data["verdict"])})
 
 
+def interpreter_text(info: dict[str, Any], host: str = "") -> str:
+    """A player's ``interpreter`` for people: ``/usr/bin/python3.11 (CPython 3.11.2; GCC 12.2.0, -O2,
+    shared), bubblewrap tier``, and ``on HOST`` if given ("" for a record without one)."""
+    if not info:
+        return ""
+    impl = str(info.get("implementation", ""))
+    name = {"cpython": "CPython", "pypy": "PyPy"}.get(impl, impl)
+    text = f"{info.get('path', '?')} ({name} {info.get('version', '')}; {info.get('build', '')})"
+    if info.get("tier"):
+        text += f", {info['tier']} tier"
+    return text + (f", on {host}" if host else "")
+
+
 @dataclass
 class MoveRecord:
     """One accepted (or the one rejected, last) answer of a player, with its timing."""
@@ -139,6 +152,11 @@ class GameRecord:
     def harness_fault(self) -> bool:
         """True if the harness failed in this game (it is then retried, never charged)."""
         return any(p.verdict is Verdict.HARNESS_ERROR for p in self.players)
+
+    @property
+    def machine(self) -> str:
+        """The host name of the machine that played it ("" if unknown)."""
+        return self.host.rsplit(":", 1)[0] if self.host else ""
 
     @property
     def order(self) -> list[str]:

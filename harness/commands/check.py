@@ -28,7 +28,7 @@ from harness.commands._jobs import packages_of
 from harness.config import Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
-from harness.record import GameRecord, Verdict
+from harness.record import GameRecord, Verdict, interpreter_text
 from harness.report.html import seconds
 from harness.sandbox.limits import Limits
 from harness.submission import Submission
@@ -371,6 +371,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for text in slowest_text(report, limits):
             say(text)
+        for info in report.judged_by():  # the judge's clock: a slower build makes every limit tighter
+            say(f"Judged by: {interpreter_text(info, info.pop('host') or '?')}")
         if report.first_error is not None:
             show(error_text(report))
         say(verdict_text(report) + (f" {battery_line(report.battery)}." if report.battery is not None else ""))

@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.games import UnknownGame, get_game
 from harness.games.base import GameSpec
-from harness.record import GameRecord, MoveRecord, Verdict
+from harness.record import GameRecord, MoveRecord, Verdict, interpreter_text
 from harness.report import delta
 from harness.report.html import environment, script_json, write_page
 
@@ -241,7 +241,8 @@ def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), st
         scripts=["replay.js"], record=record, title=title, frames=frames, problem=replay.problem, nav=list(nav),
         data=script_json(data), verdicts=verdict_lines(record), outcome=outcome_text(record),
         settings=json.dumps(shown_settings(record, replay), sort_keys=True, ensure_ascii=False), public=public,
-        played=played_text(record),
+        played=played_text(record), judges=[(p.login, interpreter_text(p.interpreter)) for p in record.players
+                                            if p.interpreter],
         cut_short=any(p.verdict.charged for p in record.players))
 
 

@@ -157,10 +157,9 @@ def describe(path: str) -> dict[str, Any]:
 
 def summary(info: dict[str, Any]) -> str:
     """One line for people: ``/usr/bin/python3.11 (CPython 3.11.2; GCC 12.2.0, -O2, shared)``."""
-    if not info:
-        return "unknown"
-    name = {"cpython": "CPython", "pypy": "PyPy"}.get(str(info.get("implementation")), str(info.get("implementation")))
-    return f"{info.get('path', '?')} ({name} {info.get('version', '')}; {info.get('build', '')})"
+    from harness.record import interpreter_text
+
+    return interpreter_text({k: v for k, v in info.items() if k != "tier"}) or "unknown"
 
 
 # A fixed CPU workload (integer arithmetic, dicts, strings: what bots do), best of 5 runs of
@@ -221,6 +220,30 @@ def speed(path: str) -> float | None:
     return seconds
 
 
+SLOWER = 1.15  # a build this much slower than the fastest here is worth a warning (150 ms of a 1 s move)
+
+
+def compare(path: str | None = None) -> tuple[list[str], str | None]:
+    """The speed of the fixed workload on ``path`` (default: the chosen interpreter) and on every
+    other interpreter here that could run bots: lines to show, and a warning if ``path`` is a
+    build at least :data:`SLOWER` times slower than the fastest of them (with the factor)."""
+    first = os.path.realpath(path) if path else chosen()
+    others = [c for c in candidates() if c != first]
+    times = {p: speed(p) for p in [first, *others]}
+    lines = [f"{p}: {t * 1000:.1f} ms" if t is not None else f"{p}: did not run" for p, t in times.items()]
+    known = {p: t for p, t in times.items() if t is not None}
+    mine = known.get(first)
+    if mine is None or len(known) < 2:
+        return lines, None
+    best = min(known, key=known.__getitem__)
+    factor = mine / known[best]
+    if factor < SLOWER:
+        return lines, None
+    return lines, (f"bots run on {first}, a build {factor:.2f}x slower than {best} on a fixed CPU workload "
+                   f"({mine * 1000:.1f} ms against {known[best] * 1000:.1f} ms): every bot's time limit is "
+                   f"that much tighter; name the faster one with a job's `interpreter:`")
+
+
 def candidates() -> list[str]:
     """Every interpreter here that could run bots for this harness (real paths, the chosen first)."""
     out = [chosen()]
@@ -231,5 +254,5 @@ def candidates() -> list[str]:
     return out
 
 
-__all__ = ["InterpreterError", "build", "candidates", "check", "chosen", "default", "describe", "facts",
-           "requested", "speed", "summary", "use"]
+__all__ = ["SLOWER", "InterpreterError", "build", "candidates", "check", "chosen", "compare", "default", "describe",
+           "facts", "requested", "speed", "summary", "use"]
