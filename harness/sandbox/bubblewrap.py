@@ -163,11 +163,21 @@ def _system_options(userns: bool, drop: bool, python: str) -> tuple[tuple[str, .
             argv += ["--ro-bind", top, top]
     for etc in ("/etc/ld.so.cache", "/etc/localtime"):
         argv += ["--ro-bind-try", etc, etc]
-    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-                os.path.dirname(os.path.dirname(python))}
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}
+    try:  # the bots' interpreter's own prefixes, as it reports them (a job's may be another Python)
+        found = interpreter.facts(python)
+        prefixes |= {os.path.realpath(str(found[k])) for k in ("prefix", "exec_prefix") if found.get(k)}
+    except interpreter.InterpreterError:
+        pass
+    prefixes.discard("/")  # never the whole filesystem
+    bound = ["/usr"]
     for prefix in sorted(prefixes):
         if not prefix.startswith("/usr/") and prefix != "/usr":
             argv += [*(_reach(prefix, made) if drop else []), "--ro-bind", prefix, prefix]
+            bound.append(prefix)
+    if not any(python == p or python.startswith(p + "/") for p in bound):
+        # Outside its prefix (a script that starts the real one): the file alone, never its folder.
+        argv += [*(_reach(python, made) if drop else []), "--ro-bind", python, python]
     for site in _site_dirs():  # an empty folder over every package folder (made read-only below)
         argv += ["--tmpfs", site]
     return tuple(argv), frozenset(made)

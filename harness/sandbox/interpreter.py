@@ -45,7 +45,7 @@ v = sysconfig.get_config_var
 print(json.dumps({"version": platform.python_version(), "implementation": sys.implementation.name,
     "magic": MAGIC_NUMBER.hex(), "compiler": platform.python_compiler(), "opt": v("OPT") or "",
     "config": v("CONFIG_ARGS") or "", "cflags": v("PY_CFLAGS_NODIST") or "", "shared": bool(v("Py_ENABLE_SHARED")),
-    "executable": sys.executable}))
+    "executable": sys.executable, "prefix": sys.base_prefix, "exec_prefix": sys.base_exec_prefix}))
 """
 
 _requested: str | None = None  # the job's ``interpreter:`` in this process, if it names one
@@ -60,7 +60,8 @@ def _own_facts() -> dict[str, Any]:
     return {"version": platform.python_version(), "implementation": sys.implementation.name,
             "magic": MAGIC_NUMBER.hex(), "compiler": platform.python_compiler(), "opt": v("OPT") or "",
             "config": v("CONFIG_ARGS") or "", "cflags": v("PY_CFLAGS_NODIST") or "",
-            "shared": bool(v("Py_ENABLE_SHARED")), "executable": sys.executable}
+            "shared": bool(v("Py_ENABLE_SHARED")), "executable": sys.executable,
+            "prefix": sys.base_prefix, "exec_prefix": sys.base_exec_prefix}
 
 
 @functools.cache  # an interpreter does not change while the harness runs
