@@ -30,6 +30,7 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.record import GameRecord, Verdict, interpreter_text
 from harness.report.html import seconds
+from harness.sandbox import interpreter
 from harness.sandbox.limits import Limits
 from harness.submission import Submission
 from harness.terminal import cut, game_label, is_terminal, prose_width, width, wrapped
@@ -302,6 +303,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             limits = dataclasses.replace(limits, packages=tuple(sorted({*limits.packages,
                                                                         *packages_of(args.package, game)})))
         job = dataclasses.replace(job, limits=limits)
+        interpreter.use(job.interpreter or None)  # its static checks' bot too (checked when the job was read)
     report = CheckReport(game, args.player, [], sandbox_notes(), job=job, files=submission.names,
                          modified=bool(settings) and job is not None)
     say(f"Checking {args.player} for {game.title} ({game.name})")
