@@ -80,6 +80,14 @@ def test_an_oom_alibi_is_the_bot_s_own_crash(mode: str, no_leftovers: None) -> N
     assert forker.interpreter["tier"] == alibi.interpreter["tier"] == tier
 
 
+def test_without_a_cgroup_a_self_kill_is_a_crash(no_leftovers: None) -> None:
+    """No cgroup (a laptop): no evidence that the host killed that process, so it is the bot's."""
+    record = play_match(GAME, [BASIS, source("oom_alibi_self_kill")], seed=1, logins=["basis", "alibi"],
+                        limits=replace(LIMITS, isolation="plain", cgroups=False))
+    assert [p.verdict for p in record.players] == [V.OK, V.CRASH], record.players[1].reason
+    assert record.players[1].reason == "the bot's process was killed by SIGKILL during zet()"
+
+
 @contextmanager
 def short_host(monkeypatch: pytest.MonkeyPatch, limit: int) -> Iterator[list[Path]]:
     """Every bot cgroup made meanwhile is made inside a cgroup capped at ``limit`` bytes: a host
