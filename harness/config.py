@@ -35,6 +35,8 @@ A job::
         public: false             # true: `harness report` leaves out every bot's output
         deadline: 2026-11-17T20:00:00+01:00   # attempts after it are charged (harness/tournament/lateness.py)
         late: {per_day: 1, max: 3 days}       # per started day late; no late: the deadline closes
+        interpreter: /usr/bin/python3.11  # the Python its bots run on (default: the system's own of
+                                  # the harness's version if it runs our bytecode, else the harness's)
         results: results/streky-grading    # where the store lives
         kit: {players: [random, brute]}    # the reference players `harness kit` hands out (also on a group)
 
@@ -56,6 +58,7 @@ from harness.games.base import GameSpec, SettingsError
 from harness.keys import ConfigError, Reader, locate
 from harness.kitkey import KitChoice, read_kit
 from harness.roster import RosterError, read_roster
+from harness.sandbox import interpreter
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
 from harness.tournament.lateness import read_deadline
@@ -129,7 +132,7 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive", "deadline", "late", "kit"}
+              "similarity", "waive", "deadline", "late", "kit", "interpreter"}
 
 
 def load_config(path: str | os.PathLike[str], *, students: bool = True) -> Config:
@@ -284,7 +287,22 @@ def _job(path: Path, name: str, body: dict[str, Any], left_out: list[str] | None
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
                similarity=_similarity(r, path), waive=_waive(r, game), deadline=deadline, late=late,
+               interpreter=_interpreter(r, path),
                **own)
+
+
+def _interpreter(r: Reader, path: Path) -> str:
+    """The job's ``interpreter:`` (its bots' Python, checked by running it), or "" for the harness's rule."""
+    raw = r.get("interpreter", None)
+    if raw is None:
+        return ""
+    if not isinstance(raw, str) or not raw.strip():
+        raise r.fail("interpreter", f"must be the path of a Python {interpreter.VERSION} interpreter, got {raw!r}")
+    found = path.parent / os.path.expanduser(raw)  # relative to the jobs file
+    why = interpreter.check(str(found))
+    if why is not None:
+        raise r.fail("interpreter", why)
+    return os.path.realpath(found)
 
 
 def _submissions(r: Reader, raw: Any) -> tuple[SubmissionRef, ...]:

@@ -12,7 +12,9 @@ told every move; it is never timed or charged.
 
 from __future__ import annotations
 
+import os
 import random
+import socket
 import time
 import traceback
 from collections.abc import Mapping, Sequence
@@ -57,7 +59,8 @@ class Match:
         self.players = [PlayerRecord(login, src.sha256 if src is not None else "")
                          for login, src in zip(logins, self.sources)]
         self.record = GameRecord(game=game.name, settings=self.settings, seed=seed, players=self.players,
-                                 limits=asdict(limits), harness_version=__version__)
+                                 limits=asdict(limits), harness_version=__version__,
+                                 host=f"{socket.gethostname()}:{os.getpid()}")  # where it is played: a cluster's worker
         self.history: list[PlayedMove[Any]] = []
         self.state: Any = None
 
@@ -104,6 +107,7 @@ class Match:
         for seat, bot in enumerate(bots):  # start every process first: their start-up times overlap
             if not self.interactive[seat]:
                 bot.start()
+                self.players[seat].interpreter = bot.interpreter  # the judge's clock, named where it runs
         failed = False
         for seat, bot in enumerate(bots):
             source = self.sources[seat]
@@ -203,8 +207,11 @@ class Match:
         self.record.moves.append(MoveRecord(seat, data(answer), wall, cpu, accepted=False))
 
     def _fail(self, seat: int, result: CallResult) -> None:
+        player = self.players[seat]
+        if player.verdict is Verdict.OK and result.verdict is Verdict.HARNESS_ERROR:
+            player.cause = result.cause  # the host's kill of this bot's process: see formats.base.Schedule.settle
         self._charge(seat, result.verdict or Verdict.HARNESS_ERROR, result.reason)
-        self.players[seat].traceback = block(result.traceback)
+        player.traceback = block(result.traceback)
 
     def _charge(self, seat: int, verdict: Verdict, reason: str) -> None:
         player = self.players[seat]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
 import random
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -155,6 +156,16 @@ class CheckReport:
         walls = [(w, g.number, ply) for g in self.games for w, ply in g.move_walls()]
         return sorted(walls, key=lambda t: -t[0])[:count]
 
+    def judged_by(self) -> list[dict[str, Any]]:
+        """The interpreters (with tier and host) that ran the checked bot in its games, each once."""
+        seen: dict[str, dict[str, Any]] = {}
+        for g in self.games:
+            player = g.record.players[g.seat]
+            if player.interpreter:
+                info = {**player.interpreter, "host": g.record.host.rsplit(":", 1)[0]}
+                seen.setdefault(json.dumps(info, sort_keys=True), info)
+        return list(seen.values())
+
     @property
     def sample(self) -> bool:
         """True if fewer games were played than the grading job has."""
@@ -173,7 +184,8 @@ class CheckReport:
                 "move_limit": self.game.move_limit,
                 "first_error": None if self.first_error is None else self.first_error.to_json(),
                 "code_rules": [r.to_json() for r in self.code_rules],
-                "battery": None if self.battery is None else self.battery.to_json()}
+                "battery": None if self.battery is None else self.battery.to_json(),
+                "judged_by": self.judged_by()}
 
 
 def sandbox_notes() -> list[str]:
@@ -315,8 +327,11 @@ def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = N
     """
     from harness.tournament.execute import LocalExecutor, fault_record, play_task
 
+    from harness.tournament.replays import Replays
+
     order = {t.key: n for n, t in enumerate(tasks, start=1)}
     attempts = {t.key: 0 for t in tasks}
+    replays = Replays()  # a game replayed for a bot's process is not replayed again for it
     ready: dict[int, tuple[Task, GameRecord]] = {}
     nxt = 1
     done = 0
@@ -327,6 +342,7 @@ def play_grading(tasks: Sequence[Task], workers: int, on_game: OnGame | None = N
             again: list[Task] = []
             for task, result, fault in executor.run(todo, play_task):
                 record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+                record = replays.judge(task.key, record)
                 attempts[task.key] += 1
                 if record.harness_fault and attempts[task.key] <= retries:
                     again.append(task)

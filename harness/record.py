@@ -44,15 +44,39 @@ class PlayerRecord:
     cpu: float = 0.0  # CPU seconds of all its calls
     max_wall: float = 0.0  # its slowest call, seconds
     traceback: str = ""
+    # What caused a ``harness_error`` that is not the harness's own failure: ``"host_oom"``, the
+    # kernel's OOM killer killed this bot's process under its own memory cap (its own cgroup's
+    # evidence). A game replayed once for a bot's process is not replayed again for it.
+    cause: str = ""
+    # The interpreter that ran this bot, as the machine that played the game saw it (the judge's
+    # clock): ``path``, ``version``, ``implementation``, ``build`` and the isolation ``tier``; ``{}``
+    # for a person at the terminal and in records made before the field.
+    interpreter: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["verdict"] = self.verdict.value
+        for name in ("cause", "interpreter"):  # only when set: older records and their exports are unchanged
+            if not data[name]:
+                del data[name]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlayerRecord:
         return cls(**{**data, "verdict": Verdict(data["verdict"])})
+
+
+def interpreter_text(info: dict[str, Any], host: str = "") -> str:
+    """A player's ``interpreter`` for people: ``/usr/bin/python3.11 (CPython 3.11.2; GCC 12.2.0, -O2,
+    shared), bubblewrap tier``, and ``on HOST`` if given ("" for a record without one)."""
+    if not info:
+        return ""
+    impl = str(info.get("implementation", ""))
+    name = {"cpython": "CPython", "pypy": "PyPy"}.get(impl, impl)
+    text = f"{info.get('path', '?')} ({name} {info.get('version', '')}; {info.get('build', '')})"
+    if info.get("tier"):
+        text += f", {info['tier']} tier"
+    return text + (f", on {host}" if host else "")
 
 
 @dataclass
@@ -116,6 +140,9 @@ class GameRecord:
     duration: float = 0.0  # seconds
     host: str = ""  # the machine and process that played it ("host:pid"), for audits of a cluster run
     requested: dict[str, Any] | None = None  # the settings asked for; None: the same as ``settings``
+    # The earlier attempts of this game that ended in a harness_error caused by a bot's process
+    # (``cause`` set) and were replayed: ``{"login", "cause", "reason"}`` each, oldest first.
+    replays: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.requested is None:
@@ -125,6 +152,11 @@ class GameRecord:
     def harness_fault(self) -> bool:
         """True if the harness failed in this game (it is then retried, never charged)."""
         return any(p.verdict is Verdict.HARNESS_ERROR for p in self.players)
+
+    @property
+    def machine(self) -> str:
+        """The host name of the machine that played it ("" if unknown)."""
+        return self.host.rsplit(":", 1)[0] if self.host else ""
 
     @property
     def order(self) -> list[str]:
@@ -141,7 +173,8 @@ class GameRecord:
                 "moves": [m.to_json() for m in self.moves], "end": self.end,
                 "transcript": self.transcript, "limits": self.limits,
                 "harness_version": self.harness_version, "started": self.started,
-                "duration": round(self.duration, 6), "host": self.host, "requested": self.requested}
+                "duration": round(self.duration, 6), "host": self.host, "requested": self.requested,
+                **({"replays": self.replays} if self.replays else {})}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
@@ -153,4 +186,5 @@ class GameRecord:
                    transcript=list(data.get("transcript", [])), limits=data.get("limits", {}),
                    harness_version=data.get("harness_version", ""),
                    started=data.get("started", 0.0), duration=data.get("duration", 0.0),
-                   host=data.get("host", ""), requested=data.get("requested"))
+                   host=data.get("host", ""), requested=data.get("requested"),
+                replays=list(data.get("replays", [])))

@@ -28,9 +28,10 @@ from harness.commands._jobs import packages_of
 from harness.config import Config, ConfigError, Job, load_config
 from harness.games import get_game
 from harness.games.base import GameSpec
-from harness.record import GameRecord, Verdict
+from harness.record import GameRecord, Verdict, interpreter_text
 from harness.report.html import seconds
 from harness.report.position import failed_before_play
+from harness.sandbox import interpreter
 from harness.sandbox.limits import Limits
 from harness.studentkit import KIT_HEADER
 from harness.submission import Submission
@@ -337,6 +338,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             limits = dataclasses.replace(limits, packages=tuple(sorted({*limits.packages,
                                                                         *packages_of(args.package, game)})))
         job = dataclasses.replace(job, limits=limits)
+        interpreter.use(job.interpreter or None)  # its static checks' bot too (checked when the job was read)
     report = CheckReport(game, args.player, [], sandbox_notes(), job=job, files=submission.names,
                          modified=bool(settings) and job is not None)
     say(f"Checking {args.player} for {game.title} ({game.name})")
@@ -408,6 +410,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for text in slowest_text(report, limits):
             say(text)
+        for info in report.judged_by():  # the judge's clock: a slower build makes every limit tighter
+            say(f"Judged by: {interpreter_text(info, info.pop('host') or '?')}")
         if report.first_error is not None:
             show(error_text(report))
         verdict = verdict_text(report)

@@ -33,12 +33,35 @@ def _live_check() -> str:
                 f"{bot.meter.source}) and answered a call in {result.wall * 1000:.2f} ms")
 
 
+def _interpreter_report(named: str | None) -> None:
+    """Which interpreter bots run on, and how fast it is against the others here (cached figures)."""
+    from harness.sandbox import interpreter
+
+    chosen = interpreter.chosen()
+    how = "named by --interpreter" if named else "the system's own" if chosen in map(os.path.realpath, interpreter.SYSTEM) \
+        else "the harness's own"
+    print(f"interpreter (the judge's clock, every tier): {interpreter.summary(interpreter.describe(chosen))}, {how}")
+    lines, warning = interpreter.compare(chosen)
+    print("  a fixed CPU workload (best of 5, cached):")
+    for line in lines:
+        print(f"    {line}")
+    if warning is not None:
+        print(f"WARNING: {warning}")
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from harness.sandbox import isolation, privileges
     from harness.sandbox.limits import POLICIES, Limits
 
     if args.policy is not None and args.policy not in POLICIES:
         raise UsageError(f"--policy must be wall or cpu, got {args.policy!r}")
+    if args.interpreter is not None:  # the live check and the calibration run on it too
+        from harness.sandbox import interpreter
+
+        why = interpreter.check(args.interpreter)
+        if why is not None:
+            raise UsageError(f"--interpreter: {why}")
+        interpreter.use(args.interpreter)
     uid = os.geteuid() if hasattr(os, "geteuid") else "n/a"
     print(f"harness doctor: {platform.system()} {platform.release()}, Python {platform.python_version()} "
           f"({sys.executable}), uid {uid}, {os.cpu_count()} CPUs")
@@ -66,6 +89,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for gap in isolation.plain_gaps():
         print(f"  - {gap}")
     print(f"live check: {_live_check()}")
+    _interpreter_report(args.interpreter)
     if args.calibrate:
         from harness.sandbox.checks.calibrate import self_check
 
@@ -83,4 +107,6 @@ def register(sub: Any) -> None:
                         help="also run the timing self-check (exit code 1 if timing would be unfair now)")
     doctor.add_argument("--policy", help="the limit policy to calibrate for: wall or cpu "
                                          "(default: a job's, cpu with a 1.5x wall-clock backstop)")
+    doctor.add_argument("--interpreter", metavar="PYTHON",
+                        help="the interpreter a job names for its bots (`interpreter:`): compared with the others here")
     doctor.set_defaults(func=cmd_doctor)

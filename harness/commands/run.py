@@ -32,8 +32,13 @@ def self_check(quiet: bool) -> Callable[[Job], None]:
     from harness.sandbox.checks.calibrate import HarnessUnfit, ensure_fair_timing
 
     def check(job: Job) -> None:
+        from harness.sandbox import interpreter
+
         try:
+            interpreter.use(job.interpreter or None)  # calibrated on the clock that will judge the bots
             report = ensure_fair_timing(job.limits)
+        except interpreter.InterpreterError as exc:
+            raise Refused(f"{job.name}: interpreter: {exc}") from None
         except HarnessUnfit as exc:
             raise Refused(f"{job.name}: {exc}") from None
         if not quiet:  # the progress bar is up by now: a line of its own, not drawn over the bar

@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.games import UnknownGame, get_game
 from harness.games.base import GameSpec
-from harness.record import GameRecord, MoveRecord, Verdict
+from harness.record import GameRecord, MoveRecord, Verdict, interpreter_text
 from harness.report import delta
 from harness.report.html import environment, script_json, write_page
 
@@ -241,8 +241,19 @@ def render_replay(record: GameRecord, *, nav: Sequence[tuple[str, str]] = (), st
         scripts=["replay.js"], record=record, title=title, frames=frames, problem=replay.problem, nav=list(nav),
         data=script_json(data), verdicts=verdict_lines(record), outcome=outcome_text(record),
         settings=json.dumps(shown_settings(record, replay), sort_keys=True, ensure_ascii=False), public=public,
-        played=played_text(record),
+        played=played_text(record), judges=judges_of(record),
         cut_short=any(p.verdict.charged for p in record.players))
+
+
+def judges_of(record: GameRecord) -> list[tuple[str, str]]:
+    """Each interpreter that ran a bot of ``record`` (as text) and whose bots it ran ("" for all)."""
+    ran: dict[str, list[str]] = {}
+    for p in record.players:
+        if p.interpreter:
+            ran.setdefault(interpreter_text(p.interpreter), []).append(p.login)
+    if len(ran) == 1 and sum(map(len, ran.values())) == len(record.players):
+        return [(next(iter(ran)), "")]
+    return [(text, ", ".join(logins)) for text, logins in ran.items()]
 
 
 def shown_settings(record: GameRecord, replay: Replay) -> dict[str, Any]:

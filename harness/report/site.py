@@ -13,13 +13,13 @@ import hashlib
 import json
 import re
 from array import array
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.record import GameRecord
+from harness.record import GameRecord, interpreter_text
 from harness.report.html import environment, number, write_page
 from harness.report.listing import (PAGE_SIZE, ReplayChoice, Summary, bot_row, game_row, page_name, paged, pager,
                                     summarise)
@@ -156,6 +156,7 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
     summaries: list[Summary] = []
     # Each bot's games as game index * SEATS + seat, in a compact array (two entries a game).
     by_bot: dict[str, array[int]] = {login: array("q") for login in files}
+    judges: defaultdict[str, Counter[str]] = defaultdict(Counter)  # login -> interpreter line -> games
     for n, record in enumerate(records, start=1):
         if ids is not None:
             raw = next(ids, None)
@@ -181,6 +182,9 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
             write_page(out / "games" / f"{game_id}.html",
                        render_replay(record, nav=nav, renderer=renderer, public=public))
         summary = summarise(n, game_id, record, outcome_text(record), replay, shared)
+        for player in record.players:  # the judge's clock of each bot: a few distinct lines over all its games
+            if player.interpreter:
+                judges[player.login][interpreter_text(player.interpreter, record.machine)] += 1
         for seat, player in enumerate(summary.seats):
             by_bot[player.login].append(len(summaries) * SEATS + seat)
         summaries.append(summary)
@@ -206,6 +210,7 @@ def build_site(out_dir: str | Path, *, title: str, records: Iterable[GameRecord]
                 games=[bot_row(summaries[g // SEATS], g % SEATS, files, k)
                        for k, g in enumerate(part, start=(page - 1) * page_size + 1)], played=len(played),
                 verdicts=[(v, c, first.get(v, "")) for v, c in sorted(verdicts.items())], results=results,
+                judged_by=sorted(judges[login].items()),
                 paging=pager(stem, page, pages)))
 
     games_page = env.get_template("games.html.j2")

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.sandbox import botside, privileges
+from harness.sandbox import botside, interpreter, privileges
 
 NOBODY = 65534
 
@@ -68,10 +68,9 @@ def support() -> BwrapSupport:
     return _SUPPORT
 
 
-@functools.cache  # fixed for the life of the process (a realpath costs every start ~0.1 ms)
 def python_executable() -> str:
-    """The interpreter the bot runs: the real file behind ``sys.executable`` (not a venv link)."""
-    return os.path.realpath(sys.executable)
+    """The interpreter the bot runs: the one every tier runs (:func:`harness.sandbox.interpreter.chosen`)."""
+    return interpreter.chosen()
 
 
 def _probe() -> BwrapSupport:
@@ -145,7 +144,7 @@ def _reach(dest: str, made: set[str]) -> list[str]:
 
 
 @functools.cache  # fixed for the life of the process: every bot's start would pay ~0.2 ms
-def _system_options(userns: bool, drop: bool) -> tuple[tuple[str, ...], frozenset[str]]:
+def _system_options(userns: bool, drop: bool, python: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """The options every bot's bubblewrap has (namespaces, the system's folders, the interpreter,
     the package folders hidden), and the folders they made (see :func:`_reach`)."""
     argv: list[str] = []
@@ -164,11 +163,21 @@ def _system_options(userns: bool, drop: bool) -> tuple[tuple[str, ...], frozense
             argv += ["--ro-bind", top, top]
     for etc in ("/etc/ld.so.cache", "/etc/localtime"):
         argv += ["--ro-bind-try", etc, etc]
-    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix),
-                os.path.dirname(os.path.dirname(python_executable()))}
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}
+    try:  # the bots' interpreter's own prefixes, as it reports them (a job's may be another Python)
+        found = interpreter.facts(python)
+        prefixes |= {os.path.realpath(str(found[k])) for k in ("prefix", "exec_prefix") if found.get(k)}
+    except interpreter.InterpreterError:
+        pass
+    prefixes.discard("/")  # never the whole filesystem
+    bound = ["/usr"]
     for prefix in sorted(prefixes):
         if not prefix.startswith("/usr/") and prefix != "/usr":
             argv += [*(_reach(prefix, made) if drop else []), "--ro-bind", prefix, prefix]
+            bound.append(prefix)
+    if not any(python == p or python.startswith(p + "/") for p in bound):
+        # Outside its prefix (a script that starts the real one): the file alone, never its folder.
+        argv += [*(_reach(python, made) if drop else []), "--ro-bind", python, python]
     for site in _site_dirs():  # an empty folder over every package folder (made read-only below)
         argv += ["--tmpfs", site]
     return tuple(argv), frozenset(made)
@@ -194,7 +203,7 @@ def bwrap_options(*, userns: bool, code_dir: Path | None, work_dir: Path | None,
     so the uid reaches what is bound, and its working folder is a sticky world-writable tmpfs).
     """
     argv = [] if env is None else ["--clearenv", *(x for item in env.items() for x in ("--setenv", *item))]
-    fixed, made_before = _system_options(userns, drop is not None)
+    fixed, made_before = _system_options(userns, drop is not None, python_executable())
     argv += fixed
     made = set(made_before)
 

@@ -322,16 +322,29 @@ class BotCgroup:
             return []
 
     def oom_killed(self) -> bool:
-        """True if the kernel's OOM killer killed a task of the bot *at its memory cap*.
+        """True if the kernel's OOM killer killed a task of the bot *at its memory cap*."""
+        return self.oom_evidence() == "cap"
 
-        A kill by the host's OOM killer (the machine ran out, not the bot its cap) is counted in
-        the cgroup's ``oom_kill`` too, so the cap's own record tells them apart: ``oom`` in
-        ``memory.events`` (v2: times an allocation met the cap with nothing left to reclaim);
-        on v1, usage that reached the cap (``memory.failcnt``, or the peak usage at the cap).
+    def oom_evidence(self) -> str | None:
+        """What this cgroup's own records say the kernel's OOM killer did to the bot's tasks.
+
+        ``"cap"``: it killed a task of the bot at the bot's own memory cap (the bot's ``memory``);
+        ``"host"``: it killed a task of the bot while the bot was *under* its cap, so the memory ran
+        out above it (the machine, or a cgroup around the harness such as a Slurm job's); ``None``:
+        it killed no task of this bot. These are the bot's own counters: a kill anywhere else on
+        the machine (another bot's children at *their* cap) moves none of them.
+
+        The cgroup's ``oom_kill`` counts the kills of its own tasks, whoever's shortage caused
+        them, so the cap's own record tells the two apart: v2 ``memory.events`` ``oom`` (an
+        allocation met *this* cgroup's ``memory.max``; a shortage above it counts only there), v1
+        ``memory.failcnt`` or a peak usage at the cap (a charge refused by an ancestor's limit
+        counts in the ancestor's ``failcnt``). Measured on cgroup v1 (Linux 6.18): a task under
+        its own 1 GiB cap in a parent capped at 200 MiB, killed by the parent's OOM: the child's
+        ``oom_kill`` 1, ``failcnt`` 0, its peak 200 MiB; the parent's ``oom_kill`` 0.
         """
         path = self.dirs.get("memory")
         if path is None:
-            return False
+            return None
         try:
             if self.version == 1:
                 text = (path / "memory.oom_control").read_text()
@@ -339,13 +352,19 @@ class BotCgroup:
                 at_cap = int((path / "memory.failcnt").read_text()) > 0 or \
                     int((path / "memory.max_usage_in_bytes").read_text()) >= \
                     int((path / "memory.limit_in_bytes").read_text()) - AT_CAP_SLACK
-                if "oom_kill" in counts:
-                    return int(counts["oom_kill"]) > 0 and at_cap
-                return at_cap and counts.get("under_oom") == "1"
-            events = dict(line.split() for line in (path / "memory.events").read_text().splitlines())
-            return int(events.get("oom", events.get("oom_kill", 0))) > 0
+                if "oom_kill" not in counts:  # before Linux 4.13: no count of kills, only "at the cap now"
+                    return "cap" if at_cap and counts.get("under_oom") == "1" else None
+                killed = int(counts["oom_kill"]) > 0
+            else:
+                events = dict(line.split() for line in (path / "memory.events").read_text().splitlines())
+                if int(events.get("oom", 0)) > 0:  # its own cap met with nothing left to reclaim
+                    return "cap"
+                killed, at_cap = int(events.get("oom_kill", 0)) > 0, False
         except (OSError, ValueError):
-            return False
+            return None
+        if not killed:
+            return None
+        return "cap" if at_cap else "host"
 
     def kill_all(self) -> None:
         """SIGKILL every process in the cgroup (repeated: a fork may race the first pass)."""

@@ -2,10 +2,10 @@
 
 There, each bot still runs as a uid of its own (:mod:`privileges`) and, where the kernel has
 Landlock, under a ruleset of what it may read and write (:mod:`landlock`). The uid must be
-able to read the interpreter the bot runs: :func:`bot_python` picks the harness's own
-interpreter where it can, else a same-version interpreter every uid can read (Debian's
-``/usr/bin/python3.11`` beside a Python installed under ``/root``), else refuses with one
-line naming the fix. A bot never runs as root.
+able to read the interpreter the bot runs: :func:`bot_python` picks the one every tier prefers
+(:func:`harness.sandbox.interpreter.chosen`: a job's, else the system's own of this version,
+else the harness's) where the uid can run it, else another same-version interpreter it can
+(unless the job named one), else refuses with one line naming the fix. A bot never runs as root.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from harness.sandbox import botside, privileges
+from harness.sandbox import botside, interpreter, privileges
 from harness.sandbox.bot import landlock
 from harness.sandbox.checks import packages
 
@@ -86,13 +86,16 @@ def bot_python(needed: Iterable[str | Path] = ()) -> str:
     if others is not None:
         raise NoReadablePython(f"refusing to run bots as root, and a bot's own uid cannot read what it runs "
                                f"({others}): {FIX}")
-    own = privileges.plain_obstacle(OWN_PYTHON)
-    if own is None:
-        return OWN_PYTHON[0]
-    found, why = _alternative(CANDIDATES, privileges.UID_BASE)
+    first = interpreter.chosen()  # the interpreter every tier prefers
+    own = privileges.plain_obstacle(OWN_PYTHON) if first == OWN_PYTHON[0] else None
+    if first == OWN_PYTHON[0] and own is None:
+        return first
+    # Proved by running it as a bot's uid; a job's own choice stands alone (no other clock).
+    found, why = _alternative((first,) if interpreter.requested() else (first, *CANDIDATES, OWN_PYTHON[0]),
+                              privileges.UID_BASE)
     if found is not None:
         return found
-    whys = "; ".join(dict.fromkeys([own, why]))
+    whys = "; ".join(dict.fromkeys(w for w in (own, why) if w))
     raise NoReadablePython(f"refusing to run bots as root, and a bot's own uid cannot read this Python "
                            f"({whys}): {FIX}")
 

@@ -76,6 +76,11 @@ class Limits:
         return replace(self, policy=policy)
 
 
+# A harness_error whose cause is the host: the kernel's OOM killer killed the bot's process while
+# it was under its own memory cap (the evidence is its own cgroup's; see BotCgroup.oom_evidence).
+HOST_OOM = "host_oom"
+
+
 @dataclass
 class CallResult:
     """What one call to the bot produced, as the parent measured it.
@@ -97,6 +102,9 @@ class CallResult:
     traceback: str = ""
     clock: str | None = None
     waited: float = 0.0  # seconds of ``wall`` the bot's threads waited for a CPU (not charged to it)
+    # Why a harness_error is the host's and not the harness's own: "host_oom", the kernel's OOM killer
+    # killed this bot's process under its own cap (its own cgroup's evidence); "" otherwise.
+    cause: str = ""
 
 
 @dataclass
@@ -129,4 +137,4 @@ def mib(n: int) -> str:
     return f"{n} bytes"
 
 
-__all__ = ["POLICIES", "CallResult", "CapturedOutput", "Limits", "mib"]
+__all__ = ["HOST_OOM", "POLICIES", "CallResult", "CapturedOutput", "Limits", "mib"]

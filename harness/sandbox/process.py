@@ -37,7 +37,7 @@ from harness.sandbox import judge, procfs, reaper
 from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable
-from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.limits import HOST_OOM, CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.checks.static import submitted
 from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.spawn import spawn
@@ -81,6 +81,7 @@ class BotProcess:
         self.dead: CallResult | None = None  # set once the process is gone or was killed
         self.bwrap = False  # True once running under bubblewrap
         self.uid: int | None = None  # the uid the bot was dropped to (the harness is root), if any
+        self.python: str | None = None  # the interpreter that runs the bot, once started
         self.meter: CpuMeter = CpuMeter()
         self._buf = bytearray()
         self._req_w: int | None = None  # our ends of the request and reply pipes
@@ -98,7 +99,6 @@ class BotProcess:
         self._cpu_mark: float | None = None  # the CPU clock's reading at the end of the last call
         self.workcap: WorkCap | None = None  # plain mode: the parent holds the working folder's cap
         self._decode = True  # whether the current call's answer is decoded (see call)
-        self._oom_kills: int | None = None  # the host's OOM-killer count before any bot code ran
 
     # ---- life cycle ----------------------------------------------------------------------
     def __enter__(self) -> BotProcess:
@@ -144,7 +144,6 @@ class BotProcess:
             return self.dead
         tree = procfs.tree(self.proc.pid)
         self._worker_pid = tree[-1] if tree else self.proc.pid
-        self._oom_kills = procfs.oom_kills()  # once a game (a read costs about 0.1 ms): see _died
         if self.cgroup is not None and not self._enrolled:
             try:
                 self.cgroup.enroll(tree)
@@ -557,17 +556,22 @@ class BotProcess:
                 code = None
         if self.bwrap and code is not None and code > 128:
             code = -(code - 128)  # bubblewrap reports a child killed by signal N as exit code 128 + N
-        if self.cgroup is not None and self.cgroup.oom_killed():
+        # The bot's own evidence only: its own cgroup's counters (never the machine's count of OOM
+        # kills, which any other process at its own cap raises: a bot killing itself then would
+        # pass its SIGKILL off as the host's and have its lost game replayed).
+        evidence = self.cgroup.oom_evidence() if self.cgroup is not None else None
+        if evidence == "cap":
             self.dead = CallResult(False, verdict=Verdict.MEMORY, wall=wall,
                                    reason=f"the bot's process was killed at the memory cap "
                                           f"({mib(self.limits.memory_bytes)}) during {what}")
             return self.dead
-        if code == -signal.SIGKILL and self._host_oom():
-            # Not its cap (above) and not the harness (a kill of ours never comes here): the
-            # machine ran out of memory. The harness's fault: the game is played again.
-            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall,
-                                   reason=f"the bot's process was killed by SIGKILL during {what} while the "
-                                          f"machine's OOM killer was killing processes (the machine ran out of "
+        if code == -signal.SIGKILL and evidence == "host":
+            # Not its cap and not the harness (a kill of ours never comes here): the kernel's OOM
+            # killer killed a task of this bot while it was under its cap. The memory ran out above
+            # it (the machine, or a cgroup around the harness): the game is played again.
+            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall, cause=HOST_OOM,
+                                   reason=f"the bot's process was killed by SIGKILL during {what} by the kernel's "
+                                          f"OOM killer while under its own memory cap (the machine ran out of "
                                           f"memory, not the bot its cap)")
             return self.dead
         if code is None:
@@ -580,11 +584,14 @@ class BotProcess:
         self.dead = CallResult(False, verdict=Verdict.CRASH, reason=reason, wall=wall)
         return self.dead
 
-    def _host_oom(self) -> bool:
-        """True if the host's OOM killer killed some process since this bot's process started."""
-        before = self._oom_kills
-        now = procfs.oom_kills() if before is not None else None
-        return before is not None and now is not None and now > before
+    @property
+    def interpreter(self) -> dict[str, Any]:
+        """The interpreter that runs the bot and the tier it runs in, as a record keeps them ({} before a start)."""
+        if self.python is None:
+            return {}
+        from harness.sandbox import container, interpreter
+
+        return {**interpreter.describe(self.python), "tier": container.tier(self.bwrap)}
 
     @property
     def pid(self) -> int | None:

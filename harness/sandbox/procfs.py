@@ -55,21 +55,4 @@ def is_stopped(pid: int | None) -> bool:
         return False
 
 
-def oom_kills() -> int | None:
-    """How many processes the kernel's OOM killers have killed since boot (``oom_kill`` of
-    /proc/vmstat, Linux 4.13+; the host's, even in a container), or None where unknown."""
-    try:
-        with open("/proc/vmstat", "rb") as f:
-            data = f.read()
-    except OSError:
-        return None
-    at = data.find(b"\noom_kill ")
-    if at < 0:
-        return None
-    try:
-        return int(data[at + 10:data.find(b"\n", at + 1)])
-    except ValueError:
-        return None
-
-
-__all__ = ["children", "clock_threads", "is_stopped", "oom_kills", "tree"]
+__all__ = ["children", "clock_threads", "is_stopped", "tree"]

@@ -12,12 +12,11 @@ from __future__ import annotations
 import importlib.util
 import os
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from harness.sandbox import botside, bubblewrap, container, launcher, privileges, stale, syscalls
+from harness.sandbox import botside, bubblewrap, container, interpreter, launcher, privileges, stale, syscalls
 from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import use_bwrap
@@ -105,7 +104,7 @@ def spawn(bot: BotProcess) -> None:
                 *([] if filter_fd is None else ["--seccomp", str(filter_fd)]), *drop,
                 bubblewrap.python_executable(), "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w)]
     else:  # no PID namespace to take the bot with the harness: the worker asks the kernel itself
-        python, confine = sys.executable, []
+        python, confine = interpreter.chosen(), []
         if privileges.is_root():  # the container tier: never root, Landlock where the kernel has it
             reads = [lib, code, *([bot.root / "packages"] if wanted else []), *bot.package_roots]
             python = container.bot_python([lib, *bot.package_roots])
@@ -115,6 +114,7 @@ def spawn(bot: BotProcess) -> None:
             as_user = {"user": bot.uid, "group": bot.uid, "extra_groups": []}
         argv = [python, "-I", "-S", "-B", str(lib / botside.SCRIPT), str(req_r), str(rep_w), "pdeathsig",
                 *syscalls.worker_args(), *confine]
+    bot.python = argv[argv.index("-I") - 1]  # the judge's clock, named in the game's record
     try:
         bot.proc = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -154,6 +154,7 @@ def launch(bot: BotProcess, lib: Path, tasks: int, memory: int, wanted: set[str]
     if ready is None:
         return False
     bot.proc, bot.cgroup, bot.uid = ready.proc, ready.cgroup, ready.uid
+    bot.python = kind[2]
     bot._req_w, bot._rep_r = ready.req_w, ready.rep_r
     bot._enrolled = True  # born in its cgroup: nothing to move
     return True

@@ -191,7 +191,8 @@ class Planner:
         for seated in (table, table[::-1]):
             key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament,
                            self.limits, self.version)
-            tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, self.limits, rnd))
+            tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, self.limits, rnd,
+                              job.interpreter))
         return tasks
 
     def opening(self) -> list[tuple[int, int]]:

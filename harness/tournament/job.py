@@ -95,6 +95,7 @@ class Job:
     waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
     deadline: datetime | None = None  # ``deadline:`` (aware); attempts after it are charged (lateness.py)
     late: LatePolicy | None = None  # ``late: {per_day, max}``; None with a deadline: the deadline closes
+    interpreter: str = ""  # the interpreter its bots run on ("": the harness's rule, harness.sandbox.interpreter)
 
     @property
     def spec(self) -> GameSpec:

@@ -63,6 +63,7 @@ class Task:
     tournament: bool
     limits: dict[str, Any]
     settings_index: int = 0  # which of the job's settings sets the game uses
+    interpreter: str = ""  # the job's ``interpreter:`` for its bots ("": the harness's rule; not part of the key)
 
 
 def as_submitted(reason: str, folder: Path) -> str:

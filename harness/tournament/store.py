@@ -161,6 +161,11 @@ class ResultsStore:
              int(record.harness_fault), attempts, time.time(), json.dumps(record.to_json())))
         self._db.commit()
 
+    def fault(self, key: str) -> GameRecord | None:
+        """The game stored under ``key`` if it ended in a harness fault (to be played again), else None."""
+        row = self._db.execute("SELECT record FROM games WHERE key = ? AND harness_fault = 1", (key,)).fetchone()
+        return None if row is None else self._parse(key, row[0])
+
     def records(self, keys: Iterable[str] | None = None, *, light: bool = False) -> Iterator[tuple[str, GameRecord]]:
         """Stored games (all, or those with the given keys), in the order they finished.
 

@@ -14,6 +14,7 @@ from typing import Any
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import GameRecord, PlayerRecord, Verdict
+from harness.sandbox import interpreter
 from harness.sandbox.limits import Limits
 from harness.tournament.schedule import Task
 
@@ -22,6 +23,10 @@ Work = Callable[[Any], dict[str, Any]]  # a task -> its result as JSON (picklabl
 
 def play_task(task: Task) -> dict[str, Any]:
     """Play one task (in a worker) and return its GameRecord as JSON."""
+    try:  # the job's interpreter, on this machine (a cluster's worker may lack it: no bot is charged)
+        interpreter.use(task.interpreter or None)
+    except interpreter.InterpreterError as exc:
+        return fault_record(task, f"cannot run the bots on the job's interpreter here: {exc}").to_json()
     game = get_game(task.game)
     record = play_match(game, [e.submission for e in task.entrants], settings=task.settings, seed=task.seed,
                         logins=[e.login for e in task.entrants], limits=Limits(**task.limits),

@@ -28,7 +28,7 @@ import pytest
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
-from harness.sandbox import Limits, container, isolation, privileges
+from harness.sandbox import Limits, container, interpreter, isolation, privileges
 from harness.sandbox.bot import landlock
 from tests.conftest import REPO
 from tests.sandbox.conftest import SANDBOX_BOTS
@@ -175,6 +175,9 @@ def unreadable_python(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     python.write_text("")
     python.chmod(0o755)
     monkeypatch.setattr(container, "OWN_PYTHON", (str(python), str(shut), str(shut)))
+    # The rule of every tier (harness.sandbox.interpreter) picks it: no other Python of its version.
+    monkeypatch.setattr(interpreter, "default", lambda: str(python))
+    monkeypatch.setattr(interpreter, "_requested", None)
     yield str(python)
     container._alternative.cache_clear()
     shutil.rmtree(base)

@@ -1,9 +1,9 @@
-"""Kills the harness did not send: the host's OOM killer is the harness's fault, the bot's cap is the bot's.
+"""Kills the harness did not send: a bot's cap is the bot's; a SIGKILL without evidence is its crash.
 
-The host's OOM killer cannot be fired here without hurting the machine, so its counter (the
-``oom_kill`` line of /proc/vmstat, :func:`harness.sandbox.procfs.oom_kills`) is the seam: the
-test says what it read, and a real SIGKILL from outside kills the bot mid-call. The bot's own
-memory cap is exercised for real.
+Only the bot's own evidence counts (its own cgroup's OOM counters). The host's OOM killer
+firing for real, the OOM alibi and the replay rule are in ``tests/hostile/test_oom_evidence.py``;
+here a real SIGKILL from outside kills the bot mid-call, and the bot's own memory cap is
+exercised for real.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,17 +33,8 @@ SLEEPER = b"import time\n\nclass Player:\n    def __init__(self, name):\n       
 LIMITS = Limits(init=5.0, move=60.0)
 
 
-@pytest.fixture
-def host_oom(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The host's OOM-killer count as the harness reads it: the test appends a kill."""
-    count = [7]
-    monkeypatch.setattr(procfs, "oom_kills", lambda: count[0])
-    yield count
-
-
-def killed_mid_call(bot: BotProcess, during: list[int] | None = None) -> CallResult:
-    """``zet`` on a bot that sleeps; a SIGKILL from outside the harness arrives while it runs
-    (and, if ``during`` is given, the host's OOM-killer count rises just before)."""
+def killed_mid_call(bot: BotProcess) -> CallResult:
+    """``zet`` on a bot that sleeps; a SIGKILL from outside the harness arrives while it runs."""
     assert bot.load().ok and bot.call(Call("__init__", ("x",), "init")).ok
     pid = bot.worker_pid
     assert pid is not None
@@ -54,8 +44,6 @@ def killed_mid_call(bot: BotProcess, during: list[int] | None = None) -> CallRes
         while time.monotonic() < deadline and procfs.is_stopped(pid):  # wait until its call is on
             time.sleep(0.01)
         time.sleep(0.3)
-        if during is not None:
-            during[0] += 1
         os.kill(pid, signal.SIGKILL)
 
     killer = threading.Thread(target=kill)
@@ -66,41 +54,28 @@ def killed_mid_call(bot: BotProcess, during: list[int] | None = None) -> CallRes
         killer.join()
 
 
-def test_a_kill_while_the_host_s_oom_killer_fires_is_the_harness_s_fault(host_oom: list[int],
-                                                                          no_leftovers: None) -> None:
-    with BotProcess(GAME, SLEEPER, limits=LIMITS) as bot:
-        result = killed_mid_call(bot, host_oom)
-    assert result.verdict is Verdict.HARNESS_ERROR and not result.verdict.charged, result.reason
-    assert result.reason.startswith("the bot's process was killed by SIGKILL during zet() while the machine's "
-                                    "OOM killer was killing processes"), result.reason
-
-
-def test_the_same_kill_without_the_oom_killer_is_a_crash(host_oom: list[int], no_leftovers: None) -> None:
-    with BotProcess(GAME, SLEEPER, limits=LIMITS) as bot:
+@pytest.mark.parametrize("isolation", ["auto", "plain"])
+def test_a_kill_without_the_bot_s_own_evidence_is_a_crash(isolation: str, no_leftovers: None) -> None:
+    """Whatever else happens on the machine: no OOM kill in the bot's own cgroup, no excuse."""
+    with BotProcess(GAME, SLEEPER, limits=Limits(init=5.0, move=60.0, isolation=isolation)) as bot:
         result = killed_mid_call(bot)
+        assert bot.cgroup is None or bot.cgroup.oom_evidence() is None
     assert result.verdict is Verdict.CRASH, result.reason
-    assert result.reason == "the bot's process was killed by SIGKILL during zet()"
+    assert result.reason == "the bot's process was killed by SIGKILL during zet()" and not result.cause
 
 
-def test_such_a_game_charges_no_one_and_is_played_again(host_oom: list[int], monkeypatch: pytest.MonkeyPatch,
-                                                         tmp_path: Path, no_leftovers: None) -> None:
-    """A whole game: the host's OOM killer kills one bot mid-game. No one is charged, and the
-    store keeps the game only until it is played again (as every harness_error game)."""
-    call = BotProcess.call
-
-    def kill_during_the_first_move(bot: BotProcess, c: Call, **how: bool) -> CallResult:
-        if bot.label == "victim" and c.method == "zet" and bot.worker_pid is not None:
-            threading.Timer(0.3, lambda pid=bot.worker_pid: (host_oom.__setitem__(0, host_oom[0] + 1),
-                                                              os.kill(pid, signal.SIGKILL))).start()
-        return call(bot, c, **how)
-
-    monkeypatch.setattr(BotProcess, "call", kill_during_the_first_move)
-    record = play_match(GAME, [SLEEPER, BASIS], seed=1, logins=["victim", "basis"], limits=LIMITS)
-    assert [p.verdict for p in record.players] == [Verdict.HARNESS_ERROR, Verdict.OK], record.players[0].reason
-    assert record.harness_fault and record.winner is None
+def test_a_record_keeps_the_cause_and_the_replays_only_when_there_are_some(tmp_path: Path) -> None:
+    """Old records (and their exports) are unchanged; new fields round-trip through the store."""
+    record = play_match(GAME, [BASIS, BASIS], seed=1, limits=LIMITS)
+    data = record.to_json()
+    assert "replays" not in data and all("cause" not in p for p in data["players"])
+    record.players[0].verdict, record.players[0].cause = Verdict.HARNESS_ERROR, "host_oom"
+    record.replays = [{"login": "player1", "cause": "host_oom", "reason": "killed"}]
     with ResultsStore(tmp_path) as store:
         store.put("k", "job", record)
         assert "k" not in store.done_keys()
+        back = store.fault("k")
+    assert back is not None and back.players[0].cause == "host_oom" and back.replays == record.replays
 
 
 MEMORY_HOG = (b"class Player:\n    def __init__(self, name):\n        pass\n\n"
@@ -114,8 +89,8 @@ MEMORY_HOG = (b"class Player:\n    def __init__(self, name):\n        pass\n\n"
 
 @pytest.mark.skipif(not bubblewrap.support().available or not cgroup.support().available,
                     reason="the bot's tmpfs and memory cgroup need bubblewrap and writable cgroups")
-def test_a_bot_over_its_own_memory_cap_stays_memory(host_oom: list[int], no_leftovers: None) -> None:
-    """Killed by the OOM killer of its own cgroup (at its cap), even while the host's count rose too.
+def test_a_bot_over_its_own_memory_cap_stays_memory(no_leftovers: None) -> None:
+    """Killed by the OOM killer of its own cgroup (at its cap): its own evidence says "cap".
 
     The cgroup's cap leaves room for the bot's address space (RLIMIT_AS) and its tmpfs, so a bot
     cannot reach it unaided: the test lowers it below what the bot's tmpfs will hold, and the
@@ -126,7 +101,7 @@ def test_a_bot_over_its_own_memory_cap_stays_memory(host_oom: list[int], no_left
         assert bot.load().ok and bot.call(Call("__init__", ("x",), "init")).ok
         assert bot.cgroup is not None and "memory" in bot.cgroup.dirs
         bot.cgroup.set_limits(limits.max_tasks, 160 << 20)
-        host_oom[0] += 1  # a kill elsewhere on the machine meanwhile does not excuse the bot
         result = bot.call(Call("zet", (VIEW,), "move"))
+        assert bot.cgroup is not None and bot.cgroup.oom_evidence() == "cap"
     assert result.verdict is Verdict.MEMORY, result.reason
     assert result.reason == "the bot's process was killed at the memory cap (1 GiB) during zet()"

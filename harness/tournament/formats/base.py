@@ -26,6 +26,7 @@ from harness.games.battery import Battery
 from harness.keys import Reader
 from harness.record import GameRecord
 from harness.tournament.job import Job
+from harness.tournament.replays import Replays
 from harness.tournament.results import JobResults, stored_results
 from harness.tournament.schedule import Entrant, Roll, Task, game_key
 from harness.tournament.standings import max_points
@@ -84,8 +85,16 @@ class Schedule:
         yield Wave(finished=True)
 
     def settle(self, task: Any, result: dict[str, Any] | None, fault: str, attempt: int) -> Settled:
-        """Store a finished game (a harness fault too, once its retries are spent)."""
+        """Store a finished game (a harness fault too, once its retries are spent).
+
+        A game replayed once because the host killed a bot's process is not replayed again for
+        the same bot (:mod:`harness.tournament.replays`): that bot is charged instead.
+        """
         record = fault_record(task, fault) if result is None else GameRecord.from_json(result)
+        replays = self.__dict__.get("_replays")
+        if replays is None:
+            replays = self.__dict__["_replays"] = Replays(self.store.fault)
+        record = replays.judge(task.key, record)
         if record.harness_fault and attempt <= self.job.retries:
             return Settled(retry=True)
         self.store.put(task.key, self.job.name, record, attempt)
@@ -196,7 +205,8 @@ class FixedFormat(Format):
                 for seated in seat(seed, k):
                     key = game_key(job.game, settings, seed, [(e.login, e.sha256) for e in seated], job.tournament,
                                    limits, version)
-                    tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, rnd))
+                    tasks.append(Task(key, job.name, job.game, settings, seed, seated, job.tournament, limits, rnd,
+                                      job.interpreter))
         return tasks
 
 
