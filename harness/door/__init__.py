@@ -143,6 +143,14 @@ _running = threading.BoundedSemaphore(PARALLEL)
 _sources: dict[str, str] = {}  # function module -> SHA-256 of its source
 
 
+def forget() -> None:
+    """Forget what this process's door knows (the disk cache stays): as a new harness process."""
+    global _memo_bytes
+    with _guard:
+        _memo.clear()
+        _memo_bytes = 0
+
+
 def cache_dir() -> Path:
     """Where results are kept on disk (the folder may not exist yet)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -449,5 +457,5 @@ def _talk(task: Task, proc: subprocess.Popen[bytes], request: bytes, count: int,
         writer.join(timeout=5)
 
 
-__all__ = ["CPU", "MEMORY", "OUTPUT", "Over", "Stats", "TASKS", "Task", "Unavailable", "blob_path", "cache_dir",
+__all__ = ["CPU", "MEMORY", "OUTPUT", "Over", "Stats", "TASKS", "Task", "Unavailable", "blob_path", "cache_dir", "forget",
            "key_of", "mib", "peek", "register", "run", "run_many", "stats"]

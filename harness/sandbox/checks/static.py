@@ -66,8 +66,9 @@ def parse(source: bytes) -> Scan:
 
 def _over(name: str, found: Scan) -> Finding:
     """The finding for a module too large or complex to parse within the child's caps."""
-    cap = {"memory": f"{mib(door_modules.MEMORY)} of memory", "cpu": f"{door_modules.CPU} s of CPU time"}.get(
-        found.over or "", f"{mib(door_modules.MAX_PYC)} of output")
+    task = door_modules.task()
+    cap = {"memory": f"{mib(task.memory)} of memory", "cpu": f"{task.cpu} s of CPU time"}.get(
+        found.over or "", f"{mib(task.output)} of output")
     return Finding("size", f"{name}: too large or complex to check: parsing it needs more than {cap} "
                            f"(a bot could not import it within its own limits either)")
 
