@@ -45,8 +45,8 @@ CASES: dict[str, tuple[str, str]] = {  # bot -> (verdict, reason)
 
 
 def files(arena: Arena, name: str) -> dict[str, bytes]:
-    """The attacking submission's files."""
-    source = arena.source(name)
+    """The attacking submission's files: its hostile part, then the seed's basic strategy."""
+    source = arena.source(name) + b"\n\n" + BASIS
     if name == "budget_folded_chain":
         return {"player.py": source.replace(b"@CHAIN@", CHAIN)}
     if name == "budget_folded_helper":
