@@ -11,7 +11,8 @@ tokenises a submission itself. It asks the door:
   (:mod:`harness.door.child`) started as ``python -I -S -B``, with no inherited descriptors, an
   empty environment, ``/`` as its folder, a uid of its own when the harness runs as root, and
   the task's caps: address space (``memory``), CPU time per item (``cpu``) and result size
-  (``output``). A batch runs in one child; an item past a cap is charged alone (the others go on,
+  (``output``). Where the kernel has Landlock, the child confines itself before its first item:
+  it may read its import path and the system's libraries, and write nothing. A batch runs in one child; an item past a cap is charged alone (the others go on,
   or run again in a fresh child). At most :data:`PARALLEL` children run at once.
 * An item past a cap is :class:`Over` (``.cap`` is ``"memory"``, ``"cpu"`` or ``"output"``, and
   :meth:`Over.line` says it in one line naming the file): the caller makes it the
@@ -341,6 +342,20 @@ def _import_path() -> list[str]:
     return [root, *(p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p) and p != root)]
 
 
+LIBRARIES = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache")  # for an extension's dlopen
+
+
+def _landlock() -> dict[str, Any] | None:
+    """What the child needs to confine itself with Landlock (None where the kernel has none)."""
+    from harness.sandbox import container
+    from harness.sandbox.bot import landlock
+
+    version = container.landlock_abi()
+    if version <= 0:
+        return None
+    return {"abi": version, "module": landlock.__file__, "read": [*LIBRARIES, "/dev/null", "/proc/self"]}
+
+
 def _run_children(task: Task, items: list[Any]) -> list[Any]:
     """Run ``items`` in as many children as it takes: one, unless one of them ends a child."""
     results: list[Any] = []
@@ -354,7 +369,7 @@ def _child(task: Task, items: list[Any]) -> list[Any]:
     from harness.sandbox import privileges  # here: the sandbox package imports this one
 
     text, blobs = plain.encode({"path": _import_path(), "function": task.function, "output": task.output,
-                                "items": items})
+                                "items": items, "landlock": _landlock()})
     request = json.dumps({"text": len(text), "blobs": [len(b) for b in blobs]}).encode() + b"\n" + text + b"".join(blobs)
     # As root, the child runs as a uid of its own: it can signal, trace or write nothing of ours.
     as_user: dict[str, Any] = {}

@@ -2,7 +2,9 @@
 
 Run by :mod:`harness.door` as ``python -I -S -B child.py MEMORY CPU COUNT`` (no inherited
 descriptors, an empty environment, ``/`` as its folder, a uid of its own when the harness runs
-as root). Its limits are set before it reads a byte: ``MEMORY`` bytes of address space,
+as root; where the kernel has Landlock, once the task's function is imported, it may read only
+its import path and the system's shared libraries, write nothing and use no TCP). Its limits
+are set before it reads a byte: ``MEMORY`` bytes of address space,
 ``COUNT * CPU + 1`` seconds of CPU time in all, no core file and no file written. Then, on stdin,
 the request (the parent's own: which function, the import path, the items) and, on stdout, for
 each item in order, a header line and the result (:mod:`plain`)::
@@ -58,6 +60,7 @@ def main() -> None:
 
 def _setup() -> tuple[object, int, list]:
     import importlib
+    import importlib.util
     import json
     import os
 
@@ -70,7 +73,14 @@ def _setup() -> tuple[object, int, list]:
     request = plain.decode(text, [_read(stdin, n) for n in head["blobs"]])
     sys.path[1:1] = request["path"]
     module, _, name = request["function"].partition(":")
-    return getattr(importlib.import_module(module), name), request["output"], request["items"]
+    function = getattr(importlib.import_module(module), name)
+    confine = request.get("landlock")
+    if confine:  # before the first item: from here on, reading the import path is all it may do
+        spec = importlib.util.spec_from_file_location("_door_landlock", confine["module"])
+        landlock = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        spec.loader.exec_module(landlock)  # type: ignore[union-attr]
+        landlock.restrict([*confine["read"], *(p for p in sys.path if p)], [], confine["abi"])
+    return function, request["output"], request["items"]
 
 
 def _loop(function: object, output: int, items: list, cpu: int) -> None:

@@ -22,6 +22,17 @@ def work(item: Any) -> Any:
 
 
 def whoami(item: Any) -> dict[str, Any]:
-    """What the child may reach: its uid, its open descriptors, its environment, its folder."""
+    """What the child may reach: its uid, its open descriptors, its environment, its folder, and
+    whether it can read ``item`` (a file outside its import path) or write a file beside it."""
+    try:
+        with open(item, "rb"):
+            read = True
+    except OSError:
+        read = False
+    try:
+        with open(item + ".door", "wb"):
+            wrote = True
+    except OSError:
+        wrote = False
     return {"uid": os.getuid(), "fds": sorted(os.listdir("/proc/self/fd")), "env": dict(os.environ),
-            "cwd": os.getcwd()}
+            "cwd": os.getcwd(), "read": read, "wrote": wrote}

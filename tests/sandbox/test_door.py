@@ -15,7 +15,7 @@ import pytest
 
 from harness import door
 from harness.door import modules, plain
-from harness.sandbox import privileges
+from harness.sandbox import container, privileges
 
 WORK = door.register(door.Task("test.work", "tests.sandbox.door_tasks:work", memory=512 << 20, cpu=1,
                                output=64 << 10))
@@ -66,9 +66,16 @@ def test_each_item_past_a_cap_is_charged_alone_and_the_rest_of_its_batch_is_answ
     assert door.stats.children == before + 3
 
 
-def test_the_child_has_its_own_uid_no_descriptor_no_environment_and_the_root_folder(fresh: Path) -> None:
-    seen = door.run(WHOAMI.name, 1)
+def test_the_child_has_its_own_uid_no_descriptor_no_environment_and_the_root_folder(
+        fresh: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("x")
+    secret.chmod(0o644)
+    tmp_path.chmod(0o777)  # only Landlock (and the file-size limit) keeps the child out
+    seen = door.run(WHOAMI.name, str(secret))
     assert seen["env"] == {"LC_ALL": "C.UTF-8"} and seen["cwd"] == "/"
+    assert not seen["wrote"] and not (tmp_path / "secret.door").exists()
+    assert seen["read"] is not (container.landlock_abi() > 0)
     assert len(seen["fds"]) <= 4  # stdin, stdout, stderr and the listing's own
     if privileges.is_root():
         assert seen["uid"] >= privileges.UID_BASE
