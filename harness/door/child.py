@@ -33,8 +33,9 @@ def _limit(memory: int, cpu: int, count: int) -> None:
 
 
 def _used() -> int:
+    """The CPU seconds this process has used, to the nearest (the limit is whole seconds)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return int(usage.ru_utime + usage.ru_stime) + 1
+    return round(usage.ru_utime + usage.ru_stime)
 
 
 def _read(stream: object, size: int) -> bytes:
