@@ -70,6 +70,7 @@ MEMORY_CACHE = 64 << 20  # bytes of results kept in this process
 VERSION = hashlib.sha256(CHILD.read_bytes() + (HERE / "plain.py").read_bytes() + sys.version.encode()
                          + importlib.util.MAGIC_NUMBER).hexdigest()[:16]
 CAPS = {"memory": "memory", "cpu": "CPU", "output": "output"}
+SETUP_FAILED = 3  # the child's exit code when it failed before its first item (child.py)
 
 
 def mib(n: int) -> str:
@@ -364,18 +365,37 @@ def _run_children(task: Task, items: list[Any]) -> list[Any]:
     return results
 
 
+_drop: bool | None = None  # whether a uid of its own can run the child here (None: not tried yet)
+
+
 def _child(task: Task, items: list[Any]) -> list[Any]:
     """Start one child on ``items``: the results of those it finished (at least one)."""
+    global _drop
     from harness.sandbox import privileges  # here: the sandbox package imports this one
 
     text, blobs = plain.encode({"path": _import_path(), "function": task.function, "output": task.output,
                                 "items": items, "landlock": _landlock()})
     request = json.dumps({"text": len(text), "blobs": [len(b) for b in blobs]}).encode() + b"\n" + text + b"".join(blobs)
     # As root, the child runs as a uid of its own: it can signal, trace or write nothing of ours.
-    as_user: dict[str, Any] = {}
-    if privileges.is_root():
+    # Where that uid cannot read the interpreter or the harness (a checkout in a private folder),
+    # the child runs as the harness's uid, still under its caps and Landlock.
+    tried = privileges.is_root() and _drop is not False
+    if tried:
         uid = privileges.pick_uid()
-        as_user = {"user": uid, "group": uid, "extra_groups": []}
+        outcome = _start(task, items, request, {"user": uid, "group": uid, "extra_groups": []})
+        if outcome is not None:
+            _drop = True
+            return outcome
+    outcome = _start(task, items, request, {})
+    if outcome is None:  # not the uid's fault: the harness's own trouble (a cap too small to start)
+        return [Unavailable(f"the door's child failed (exit code {SETUP_FAILED})")] * len(items)
+    if tried:
+        _drop = False  # the harness's uid could, a uid of its own could not: keep to the one that can
+    return outcome
+
+
+def _start(task: Task, items: list[Any], request: bytes, as_user: dict[str, Any]) -> list[Any] | None:
+    """One child on ``items``; None if it could not start or set itself up as ``as_user``."""
     argv = [sys.executable, "-I", "-S", "-B", str(CHILD), str(task.memory), str(task.cpu), str(len(items))]
     deadline = time.monotonic() + WALL * len(items)
     with _running:
@@ -386,6 +406,8 @@ def _child(task: Task, items: list[Any]) -> list[Any]:
                                     env={"LC_ALL": "C.UTF-8"}, cwd="/", close_fds=True, start_new_session=True,
                                     **as_user)
         except OSError as exc:
+            if as_user:
+                return None
             return [Unavailable(f"the door's child could not start ({exc})")] * len(items)
         found: list[Any] = []
         timed_out = False
@@ -400,6 +422,8 @@ def _child(task: Task, items: list[Any]) -> list[Any]:
             proc.stdout.close()
             stats.cpu += usage.ru_utime + usage.ru_stime
             stats.peak_rss_mb = max(stats.peak_rss_mb, usage.ru_maxrss / 1024)
+    if not found and proc.returncode == SETUP_FAILED:
+        return None
     stats.items += len(found)
     if len(found) == len(items):
         return found

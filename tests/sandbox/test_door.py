@@ -110,3 +110,23 @@ def test_a_module_nothing_imports_is_parsed_not_compiled(fresh: Path) -> None:
     checked = modules.check(files)
     assert checked["player.py"].pyc and checked["helper.py"].pyc and checked["unused.py"].pyc is None
     assert checked["unused.py"].scan.parsed and checked["unused.py"].over is None
+
+
+def test_a_harness_in_a_private_folder_still_has_its_door(
+        fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task whose module only the harness's uid can read (a checkout in a private folder): a
+    child of a uid of its own cannot import it, so the door runs it as the harness's uid, still
+    capped; a cap too small to start any child is not taken for that."""
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "door_private_task.py").write_text("def echo(item):\n    return item\n")
+    monkeypatch.syspath_prepend(str(private))
+    monkeypatch.setattr(door, "_drop", None)
+    task = door.register(door.Task("test.private", "door_private_task:echo"))
+    assert door.run(task.name, ["x"]) == ["x"]
+    assert door._drop is (False if privileges.is_root() else None)
+    monkeypatch.setattr(door, "_drop", None)
+    monkeypatch.setitem(door.TASKS, task.name, door.Task(task.name, task.function, memory=8 << 20))
+    with pytest.raises(door.Unavailable, match="exit code 3"):
+        door.run(task.name, ["y"])
+    assert door._drop is None
