@@ -73,10 +73,6 @@ CAPS = {"memory": "memory", "cpu": "CPU", "output": "output"}
 SETUP_FAILED = 3  # the child's exit code when it failed before its first item (child.py)
 
 
-def mib(n: int) -> str:
-    return f"{n / (1 << 30):g} GiB" if n >= 1 << 30 and n % (1 << 30) == 0 else f"{n / (1 << 20):g} MiB"
-
-
 @dataclass(frozen=True)
 class Task:
     """A pure function the door runs on a submission's bytes, and its caps."""
@@ -90,6 +86,8 @@ class Task:
 
     def cap(self, which: str) -> str:
         """``memory cap 1 GiB`` and the like."""
+        from harness.sandbox.limits import mib  # here: the sandbox package imports this one
+
         value = {"memory": mib(self.memory), "cpu": f"{self.cpu} s", "output": mib(self.output)}[which]
         return f"{CAPS[which]} cap {value}"
 
@@ -497,4 +495,4 @@ def _talk(task: Task, proc: subprocess.Popen[bytes], request: bytes, count: int,
 
 
 __all__ = ["CPU", "MEMORY", "OUTPUT", "Over", "Stats", "TASKS", "Task", "Unavailable", "blob_path", "cache_dir", "forget",
-           "key_of", "mib", "peek", "register", "run", "run_many", "stats"]
+           "key_of", "peek", "register", "run", "run_many", "stats"]

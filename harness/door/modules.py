@@ -67,7 +67,9 @@ class Module:
         if self.over is None:
             return None
         if self.over.cap == "output":
-            return f"{name}: too large to compile: its bytecode is larger than the {door.mib(MAX_PYC)} cap"
+            from harness.sandbox.limits import mib  # here: the sandbox package imports this one
+
+            return f"{name}: too large to compile: its bytecode is larger than the {mib(MAX_PYC)} cap"
         return self.over.line(name, "compile")
 
 

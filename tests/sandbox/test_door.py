@@ -53,7 +53,7 @@ def test_each_item_past_a_cap_is_charged_alone_and_the_rest_of_its_batch_is_answ
     assert found[0] == "a" and found[2] == "b" and found[6] == ("c", 1)
     assert found[1] == door.Over(WORK.name, "cpu", "CPU cap 1 s")
     assert found[3] == door.Over(WORK.name, "memory", "memory cap 512 MiB")
-    assert found[4] == door.Over(WORK.name, "output", "output cap 0.0625 MiB")
+    assert found[4] == door.Over(WORK.name, "output", "output cap 64 KiB")
     assert isinstance(found[5], door.Unavailable) and "a bug of the task's own" in str(found[5])
     assert door.stats.children == before + 2  # the loop ended its child: the rest ran in a second one
     assert found[1].line("player.py") == "player.py: too large or complex to process (CPU cap 1 s)"
