@@ -231,7 +231,7 @@ def run_many(name: str, items: Sequence[Any]) -> list[Any]:
             if missing:
                 found = _run_children(task, [items[i] for i in missing.values()])
                 for (key, i), value in zip(missing.items(), found):
-                    results[i] = value
+                    results[i] = value.value if isinstance(value, _Raw) else value
                     if not isinstance(value, Unavailable):
                         _keep(task, key, value)
         finally:
@@ -301,13 +301,23 @@ def _load(task: Task, key: str) -> tuple[Any, int] | None:
         return None
 
 
+@dataclass(frozen=True)
+class _Raw:
+    """A child's result, decoded, with the text and blobs it came as (kept as they are)."""
+
+    value: Any
+    text: bytes
+    blobs: list[bytes]
+
+
 def _keep(task: Task, key: str, value: Any) -> None:
-    """Keep ``value`` in this process and on disk (where the disk allows)."""
+    """Keep ``value`` (an :class:`Over` or a :class:`_Raw`) in this process and on disk (where the
+    disk allows)."""
     if isinstance(value, Over):
         _remember(key, value, 0)
         _write(_entry(task, key), json.dumps({"over": value.cap}).encode())
         return
-    text, blobs = plain.encode(value)
+    text, blobs, value = value.text, value.blobs, value.value
     _remember(key, value, len(text) + sum(map(len, blobs)))
     digests = []
     for blob in blobs:
@@ -485,7 +495,7 @@ def _talk(task: Task, proc: subprocess.Popen[bytes], request: bytes, count: int,
                 found.append(Unavailable(f"{task.name}: {str(meta['error'])[:300]}"))
             else:
                 try:
-                    found.append(plain.decode(body[0], body[1:], types))
+                    found.append(_Raw(plain.decode(body[0], body[1:], types), body[0], body[1:]))
                 except plain.Malformed as exc:
                     found.append(Unavailable(f"{task.name}: a malformed result ({exc})"))
         return found, not timer.is_alive() and len(found) < count

@@ -105,7 +105,8 @@ def _loop(function: object, output: int, items: list, cpu: int) -> None:
         except Exception as exc:  # the task's own failure, reported to the harness
             error = f"{type(exc).__name__}: {exc}"[:500]
         item = None
-        gc.collect()
+        if over == "memory":
+            gc.collect()  # what the failed item left in cycles, before the next one
         if over is None and len(body[0]) + sum(map(len, body[1])) > output:
             over, body = "output", (b"", [])
         if over is not None or error is not None:

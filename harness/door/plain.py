@@ -61,26 +61,24 @@ def encode(value: Any) -> tuple[bytes, list[bytes]]:
 
 def decode(text: bytes, blobs: list[bytes], types: Mapping[str, Callable[..., Any]] | None = None) -> Any:
     """The value :func:`encode` wrote as ``text`` and ``blobs``; ``types`` maps the dataclass
-    names it may hold to their classes. :class:`Malformed` for anything else."""
+    names it may hold to their classes. :class:`Malformed` for anything else.
+
+    Tags are rebuilt by ``json``'s own object hook, innermost first, as the C parser meets them.
+    """
     known = types or {}
 
-    def walk(v: Any) -> Any:
-        if isinstance(v, list):
-            return [walk(x) for x in v]
-        if not isinstance(v, dict):
-            return v
+    def hook(v: dict[str, Any]) -> Any:
         if not v.keys() & TAGS:
-            return {k: walk(x) for k, x in v.items()}
+            return v
         if v.keys() == {"$t"} and isinstance(v["$t"], list):
-            return tuple(walk(x) for x in v["$t"])
+            return tuple(v["$t"])
         if v.keys() == {"$d"} and isinstance(v["$d"], list):
             out = {}
             for pair in v["$d"]:
                 if not isinstance(pair, list) or len(pair) != 2:
                     raise Malformed("a dict entry is not a pair")
-                key = walk(pair[0])
                 try:
-                    out[key] = walk(pair[1])
+                    out[pair[0]] = pair[1]
                 except TypeError:  # an unhashable key
                     raise Malformed("a dict key is not hashable") from None
             return out
@@ -91,19 +89,17 @@ def decode(text: bytes, blobs: list[bytes], types: Mapping[str, Callable[..., An
             if cls is None:
                 raise Malformed(f"an unexpected type {str(v['$c'])[:80]!r}")
             try:
-                return cls(**{k: walk(x) for k, x in v["f"].items()})
+                return cls(**v["f"])
             except TypeError as exc:
                 raise Malformed(f"{v['$c']}: {exc}") from None
         raise Malformed("an unknown tag")
 
     try:
-        raw = json.loads(text)
+        return json.loads(text, object_hook=hook)
+    except Malformed:
+        raise
     except (ValueError, RecursionError) as exc:
-        raise Malformed(f"not JSON ({exc})") from None
-    try:
-        return walk(raw)
-    except RecursionError:
-        raise Malformed("nested too deep") from None
+        raise Malformed(f"not JSON ({str(exc)[:100]})") from None
 
 
 __all__ = ["Malformed", "decode", "encode", "type_name"]
