@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import marshal
 import warnings
+from typing import Any
 
 GUARDS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -66,7 +67,7 @@ def imports(tree: object) -> list[list]:
     return found
 
 
-def module(item: dict) -> dict:
+def module(item: dict[str, Any]) -> dict[str, Any]:
     """The door's ``module`` task (see the module's docstring)."""
     import ast
 
@@ -75,7 +76,7 @@ def module(item: dict) -> dict:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, OverflowError):
         return {"parsed": False, "imports": [], "pyc": None}
-    found = {"parsed": True, "imports": imports(tree), "pyc": None}
+    found: dict[str, Any] = {"parsed": True, "imports": imports(tree), "pyc": None}
     del tree
     if item.get("compile"):
         found["pyc"] = bytecode(source)
