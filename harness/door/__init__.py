@@ -464,9 +464,13 @@ def _talk(task: Task, proc: subprocess.Popen[bytes], request: bytes, count: int,
     def send() -> None:
         try:
             proc.stdin.write(request)  # type: ignore[union-attr]
-            proc.stdin.close()  # type: ignore[union-attr]
         except OSError:
             pass  # the child died early: its status says why
+        finally:
+            try:
+                proc.stdin.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
     writer = threading.Thread(target=send, daemon=True)
     writer.start()
     timer = threading.Timer(max(0.0, deadline - time.monotonic()), _kill, (proc,))
