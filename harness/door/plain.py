@@ -2,10 +2,12 @@
 
 Used on both sides of :mod:`harness.door` (standard library only: the child imports it by
 itself). A value is ``None``, ``bool``, ``int``, ``float``, ``str``, ``bytes``, a ``list``, a
-``tuple``, a ``dict`` or a dataclass instance of one of the task's declared types. JSON holds
-the rest as it is; the others are tagged objects:
+``tuple``, a ``set``, a ``dict`` or a dataclass instance of one of the task's declared types.
+JSON holds the rest as it is; the others are tagged objects:
 
-* ``{"$t": [...]}`` a tuple; ``{"$d": [[key, value], ...]}`` a dict whose keys are not all str;
+* ``{"$t": [...]}`` a tuple; ``{"$s": [...]}`` a set (a frozenset comes back as a set; in
+  iteration order, so an item holding a set of str may not have the same cache key twice);
+  ``{"$d": [[key, value], ...]}`` a dict whose keys are not all str;
 * ``{"$b": i}`` the ``i``-th blob, its bytes carried raw after the JSON text (never base64);
 * ``{"$c": "module:Name", "f": {...}}`` a dataclass instance, rebuilt by the reader only if
   ``module:Name`` is one of the types it was told to expect (never an arbitrary import).
@@ -21,7 +23,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-TAGS = frozenset({"$t", "$d", "$b", "$c"})
+TAGS = frozenset({"$t", "$s", "$d", "$b", "$c"})
 
 
 class Malformed(ValueError):
@@ -47,6 +49,8 @@ def encode(value: Any) -> tuple[bytes, list[bytes]]:
             return [walk(x) for x in v]
         if isinstance(v, tuple):
             return {"$t": [walk(x) for x in v]}
+        if isinstance(v, (set, frozenset)):
+            return {"$s": [walk(x) for x in v]}
         if isinstance(v, Mapping):
             if all(type(k) is str and not k.startswith("$") for k in v):
                 return {k: walk(x) for k, x in v.items()}
@@ -72,6 +76,11 @@ def decode(text: bytes, blobs: list[bytes], types: Mapping[str, Callable[..., An
             return v
         if v.keys() == {"$t"} and isinstance(v["$t"], list):
             return tuple(v["$t"])
+        if v.keys() == {"$s"} and isinstance(v["$s"], list):
+            try:
+                return set(v["$s"])
+            except TypeError:  # an unhashable member
+                raise Malformed("a set member is not hashable") from None
         if v.keys() == {"$d"} and isinstance(v["$d"], list):
             out = {}
             for pair in v["$d"]:

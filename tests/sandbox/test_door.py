@@ -36,13 +36,14 @@ def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_plain_data_comes_back_as_it_went_and_unknown_types_are_refused() -> None:
-    value = {"a": (1, b"\x00\xff", [None, 2.5]), "$x": 1, 3: [Point(1, 2)], "t": {"$t": "not a tag"}}
+    value = {"a": (1, b"\x00\xff", [None, 2.5]), "$x": 1, 3: [Point(1, 2)], "t": {"$t": "not a tag"},
+             "s": {(1, 2), "x"}}
     text, blobs = plain.encode(value)
     assert blobs == [b"\x00\xff"] and b"\xff" not in text
     assert plain.decode(text, blobs, {plain.type_name(Point): Point}) == value
     with pytest.raises(plain.Malformed, match="unexpected type"):
         plain.decode(text, blobs)  # a type the reader was not told to expect is never imported
-    for bad in (b'{"$b": 5}', b'{"$d": [[1]]}', b'{"$d": [[[1], 2]]}', b"[" * 100_000, b"{"):
+    for bad in (b'{"$b": 5}', b'{"$d": [[1]]}', b'{"$d": [[[1], 2]]}', b'{"$s": [[1]]}', b"[" * 100_000, b"{"):
         with pytest.raises(plain.Malformed):
             plain.decode(bad, [])
 
