@@ -61,6 +61,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     for gap in isolation.plain_gaps():
         print(f"  - {gap}")
     print(f"live check: {_live_check()}")
+    from harness import door
+
+    print(f"submissions' bytes: {door.describe()}")
     if args.calibrate:
         from harness.sandbox.checks.calibrate import self_check
 

@@ -151,6 +151,18 @@ def forget() -> None:
         _memo_bytes = 0
 
 
+def describe() -> str:
+    """One line for ``harness doctor``: how the door runs here and where it keeps results."""
+    from harness.sandbox import container, privileges
+    from harness.sandbox.limits import mib
+
+    who = "a uid of its own" if privileges.is_root() and _drop is not False else "the harness's uid"
+    version = container.landlock_abi()
+    confined = f"Landlock ABI {version}" if version > 0 else "no Landlock"
+    return (f"parsed, compiled and checked in a capped child ({mib(MEMORY)}, {CPU} s of CPU a module, "
+            f"{mib(OUTPUT)} of result), as {who}, {confined}; kept in {cache_dir()}")
+
+
 def cache_dir() -> Path:
     """Where results are kept on disk (the folder may not exist yet)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -508,5 +520,5 @@ def _talk(task: Task, proc: subprocess.Popen[bytes], request: bytes, count: int,
         writer.join(timeout=5)
 
 
-__all__ = ["CPU", "MEMORY", "OUTPUT", "Over", "Stats", "TASKS", "Task", "Unavailable", "blob_path", "cache_dir", "forget",
+__all__ = ["CPU", "MEMORY", "OUTPUT", "Over", "Stats", "TASKS", "Task", "Unavailable", "blob_path", "cache_dir", "describe", "forget",
            "key_of", "peek", "register", "run", "run_many", "stats"]
