@@ -18,8 +18,8 @@
 3. Compiling (target: under 400 MB of the parent's peak RSS and within 2 s of its CPU time; a
    second game costs nothing). Issue 32's sources -- a 12 KB chain of string additions the
    optimiser folds, the same in an imported helper.py, a 200 KB tuple of distinct strings (65 MB
-   of bytecode), 20 unused modules of such chains -- and two normal bots (the seed's basis.py,
-   the course's two-file Štreky bot). A fresh process does what a game does with a submission:
+   of bytecode), 20 unused modules of such chains, the same 20 imported -- and two normal bots
+   (the seed's basis.py, a student's two-file Quoridor bot). A fresh process does what a game does with a submission:
    the static checks and the pycs placed in a game's code folder (``harness.door``), three
    times: a first game (empty cache), a second game (same process), a later run (a new
    process). Per step: the parent's own CPU time (``RUSAGE_SELF``), the door's children and
@@ -229,6 +229,9 @@ def door_cases() -> dict[str, tuple[str, dict[str, bytes]]]:
         "200 KB tuple of distinct strings": ("priemspel", {"player.py": tuple_ + basis}),
         "20 unused modules of chains": ("priemspel", {"player.py": basis,
                                                       **{f"mod{i:02d}.py": small for i in range(20)}}),
+        "20 imported modules of chains": ("priemspel", {"player.py": b"".join(b"import mod%02d\n" % i for i in range(20))
+                                                        + basis, **{f"mod{i:02d}.py": small.replace(b"X", b"X%d" % i, 1)
+                                                                    for i in range(20)}}),
     }
 
 

@@ -9,7 +9,8 @@ Issue 32's attacks, each a legal-looking bot against the seed's basic strategy, 
   naming helper.py;
 * ``budget_string_tuple``: a 200 KB tuple of distinct strings, 65 MB of bytecode: ``forbidden``,
   the bytecode cap named;
-* ``budget_unused_modules``: 20 such chains in modules nothing imports: only parsed, ``ok``.
+* ``budget_unused_modules``: 20 such chains in modules nothing imports: only parsed, ``ok``;
+* ``budget_used_modules``: the same 20 modules, all imported: each fits the door's caps, ``ok``.
 
 Both players' verdicts are pinned. Each pair plays two games in a fresh harness process
 (:mod:`tests.hostile.door_games`), as does a control pair (basis against basis): the harness's own
@@ -41,6 +42,7 @@ CASES: dict[str, tuple[str, str]] = {  # bot -> (verdict, reason)
     "budget_folded_helper": ("forbidden", r"^helper\.py: " + MEMORY),
     "budget_string_tuple": ("forbidden", r"^player\.py: too large to compile: its bytecode is larger than the 8 MiB cap$"),
     "budget_unused_modules": ("ok", r"^$"),
+    "budget_used_modules": ("ok", r"^$"),
 }
 
 
