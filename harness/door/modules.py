@@ -74,6 +74,7 @@ class Module:
 
 
 def _item(source: bytes, compile_it: bool) -> dict[str, object]:
+    """The ``module`` task's item: parse ``source``, and compile it too if ``compile_it``."""
     return {"source": source, "compile": compile_it}
 
 
@@ -90,6 +91,7 @@ def _scan_of(found: object) -> Scan:
 
 
 def _module_of(found: object) -> Module:
+    """A door's answer to a compiling item as a :class:`Module` (a cap broken: its ``over``)."""
     if isinstance(found, door.Over):
         return Module(Scan(parsed=True), over=found)
     pyc = found.get("pyc") if isinstance(found, dict) else None
@@ -128,20 +130,22 @@ def check(files: Mapping[str, bytes]) -> dict[str, Module]:
     imported: its imports say which to compile), none for what it has.
     """
     names = [n for n in files if n.endswith(".py")]
-    first = door.run_many(TASK.name, [_item(files[n], n == MAIN and len(files[n]) <= MAX_COMPILED) for n in names])
+    compiled = {MAIN} if MAIN in files and len(files[MAIN]) <= MAX_COMPILED else set()
+    first = door.run_many(TASK.name, [_item(files[n], n in compiled) for n in names])
     out: dict[str, Module] = {}
     for name, found in zip(names, first):
         if isinstance(found, door.Unavailable):
             out[name] = Module(UNCHECKED)
-        elif isinstance(found, door.Over) and name == MAIN and len(files[name]) <= MAX_COMPILED:
+        elif name in compiled:
             out[name] = _module_of(found)
         else:
-            out[name] = Module(_scan_of(found), _module_of(found).pyc)
+            out[name] = Module(_scan_of(found))
     more = [n for n in reached(files, {n: m.scan for n, m in out.items()})
-            if n != MAIN and len(files[n]) <= MAX_COMPILED]
+            if n not in compiled and len(files[n]) <= MAX_COMPILED]
     for name, found in zip(more, door.run_many(TASK.name, [_item(files[n], True) for n in more])):
         if not isinstance(found, door.Unavailable):
-            out[name] = Module(out[name].scan, *(lambda m: (m.pyc, m.over))(_module_of(found)))
+            got = _module_of(found)
+            out[name] = Module(out[name].scan, got.pyc, got.over)
     return out
 
 
