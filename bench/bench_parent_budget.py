@@ -13,9 +13,19 @@
    process runs the static checks of a 4 MiB ``player.py`` that is one list literal, with an
    empty scan cache: its own peak RSS (``ru_maxrss`` of itself), the capped child's, the time;
    then the same submission in a second game (another game's rules) and in a later run (a new
-   process, the disk cache): how many children each started (0 means no recheck). Also the
-   peak RSS of ``botside.bytecode`` on the largest module it compiles in the parent (256 KiB).
+   process, the disk cache): how many children each started (0 means no recheck).
    ``--before`` adds what parsing the 4 MiB file in the parent itself (the old way) cost.
+3. Compiling (target: under 400 MB of the parent's peak RSS and within 2 s of its CPU time; a
+   second game costs nothing). Issue 32's sources -- a 12 KB chain of string additions the
+   optimiser folds, the same in an imported helper.py, a 200 KB tuple of distinct strings (65 MB
+   of bytecode), 20 unused modules of such chains, the same 20 imported -- and two normal bots
+   (the seed's basis.py, a student's two-file Quoridor bot). A fresh process does what a game does with a submission:
+   the static checks and the pycs placed in a game's code folder (``harness.door``), three
+   times: a first game (empty cache), a second game (same process), a later run (a new
+   process). Per step: the parent's own CPU time (``RUSAGE_SELF``), the door's children and
+   their CPU time and peak RSS (their own rusage, from ``wait4``), the verdict; then the parent's
+   peak RSS. ``--before`` adds what compiling them in the parent (the old ``botside.bytecode``)
+   cost: CPU, peak RSS, bytecode size.
 """
 
 from __future__ import annotations
@@ -107,27 +117,17 @@ CHECK = """
 import json, resource, sys, time
 sys.path.insert(0, {root!r})
 from harness.games import get_game
-from harness.sandbox.checks import scan
+from harness import door
 from harness.sandbox.checks.static import check_source
 source = open({path!r}, "rb").read()
 out = {{}}
 for n, game in enumerate(("priemspel", "quoridor")):
-    t, c = time.perf_counter(), scan.children
+    t, c = time.perf_counter(), door.stats.children
     reason = check_source(get_game(game), source)
-    out[game] = {{"seconds": time.perf_counter() - t, "children": scan.children - c, "reason": (reason or "")[:70]}}
+    out[game] = {{"seconds": time.perf_counter() - t, "children": door.stats.children - c, "reason": (reason or "")[:70]}}
 out["parent_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["child_rss_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 print(json.dumps(out))
-"""
-
-COMPILE = """
-import resource, sys
-sys.path.insert(0, {root!r})
-from harness.sandbox import botside
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-source = open({path!r}, "rb").read()
-data = botside.bytecode(source)
-print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, data is not None)
 """
 
 IN_PARENT = """
@@ -142,7 +142,6 @@ print(time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 
 
 def bench_source(before: bool) -> None:
-    from harness.sandbox import botside
     from harness.submission import MAX_FILE_BYTES
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,18 +159,111 @@ def bench_source(before: bool) -> None:
             for game in ("priemspel", "quoridor"):
                 g = out[game]
                 print(f"    {game:9}: {g['seconds']:6.2f} s, {g['children']} child(ren) started; {g['reason']}")
-        compiled = Path(tmp) / "compiled.py"
-        compiled.write_bytes(b"TABLE = [" + b"0," * ((botside.MAX_COMPILED - len(body) - 16) // 2) + b"]\n" + body)
-        line = subprocess.run([sys.executable, "-c", COMPILE.format(root=str(ROOT), path=str(compiled))],
-                              capture_output=True, text=True, check=True).stdout.split()
-        print(f"\nbotside.bytecode of a {botside.MAX_COMPILED >> 10} KiB one-literal module (its input cap), in "
-              f"the parent: peak RSS {float(line[0]):.0f} MB before, {float(line[1]):.0f} MB after "
-              f"(compiled: {line[2]})")
         if before:
             line = subprocess.run([sys.executable, "-c", IN_PARENT.format(path=str(path))],
                                   capture_output=True, text=True, check=True).stdout.split()
             print(f"\nbefore (ast.parse in the parent, per game): {float(line[0]):.1f} s of CPU, "
                   f"peak RSS {float(line[1]):.0f} MB")
+
+
+GAME = """
+import json, resource, sys, tempfile, time
+sys.path.insert(0, {root!r})
+from pathlib import Path
+from harness import door
+from harness.door import modules
+from harness.games import get_game
+from harness.sandbox.checks.static import check_source
+from harness.submission import read_folder
+
+def cpu():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+sub = read_folder(Path({folder!r}))
+game = get_game({game!r})
+steps = []
+for step in {steps!r}:
+    c, k, d = cpu(), door.stats.children, door.stats.cpu
+    reason = check_source(game, sub)
+    with tempfile.TemporaryDirectory() as code:  # what spawn does with a game's code folder
+        for name, data in sub.files.items():
+            (Path(code) / name).write_bytes(data)
+        placed = modules.place(sub.files, Path(code))
+    steps.append({{"step": step, "parent_cpu": cpu() - c, "children": door.stats.children - k,
+                  "door_cpu": door.stats.cpu - d, "reason": reason or "ok", "placed": placed}})
+print(json.dumps({{"steps": steps, "parent_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "door_rss_mb": door.stats.peak_rss_mb}}))
+"""
+
+OLD_COMPILE = """
+import marshal, resource, sys, time
+t = time.process_time()
+total = 0
+for path in sys.argv[1:]:
+    source = open(path, "rb").read()
+    if len(source) <= 256 << 10:  # the old botside.MAX_COMPILED
+        try:
+            total += len(marshal.dumps(compile(source, "<submission>", "exec", dont_inherit=True)))
+        except MemoryError:
+            total = -1
+            break
+print(time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, total)
+"""
+
+
+def door_cases() -> dict[str, tuple[str, dict[str, bytes]]]:
+    """Issue 32's sources and two normal bots: name -> (game, files)."""
+    basis = (ROOT / "reference_players/priemspel/basis.py").read_bytes()
+    chain = b"+".join([b"'a'*4096"] * 1330)
+    small = b"X = " + b"+".join([b"'a'*4096"] * 400) + b"\n"
+    tuple_ = b"WORDS = (" + b",".join(b"'%05d'*819" % i for i in range(16_000)) + b")\n"
+    two = ROOT / "tests/bots/course/quoridor_zip"
+    return {
+        "normal: basis.py (priemspel's seed bot)": ("priemspel", {"player.py": basis}),
+        "normal: a student's two-file Quoridor bot": ("quoridor", {p.name: p.read_bytes()
+                                                                   for p in sorted(two.glob("*.py"))}),
+        "12 KB folded chain in player.py": ("priemspel", {"player.py": b"BANNER = " + chain + b"\n" + basis}),
+        "the chain in an imported helper.py": ("priemspel", {"player.py": b"import helper\n" + basis,
+                                                             "helper.py": b"X = " + chain + b"\n"}),
+        "200 KB tuple of distinct strings": ("priemspel", {"player.py": tuple_ + basis}),
+        "20 unused modules of chains": ("priemspel", {"player.py": basis,
+                                                      **{f"mod{i:02d}.py": small for i in range(20)}}),
+        "20 imported modules of chains": ("priemspel", {"player.py": b"".join(b"import mod%02d\n" % i for i in range(20))
+                                                        + basis, **{f"mod{i:02d}.py": small.replace(b"X", b"X%d" % i, 1)
+                                                                    for i in range(20)}}),
+    }
+
+
+def bench_door(before: bool) -> None:
+    print("\nthe door: a game's static checks and pycs (parent CPU / door children, door CPU; verdict)")
+    print(f"{'source':38} {'first game':>22} {'second game':>16} {'later run':>16} {'parent RSS':>10} {'door RSS':>9}")
+    for name, (game, files) in door_cases().items():
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / "sub"
+            folder.mkdir()
+            for file, data in files.items():
+                (folder / file).write_bytes(data)
+            env = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+            runs = []
+            for steps in (["first", "second"], ["later"]):
+                done = subprocess.run([sys.executable, "-c", GAME.format(root=str(ROOT), folder=str(folder),
+                                                                         steps=steps, game=game)],
+                                      env=env, capture_output=True, text=True, check=True)
+                runs.append(json.loads(done.stdout))
+            steps = runs[0]["steps"] + runs[1]["steps"]
+            cells = [f"{s['parent_cpu'] * 1e3:5.0f} ms/{s['children']},{s['door_cpu']:5.2f} s" for s in steps]
+            print(f"{name:38} {cells[0]:>22} {cells[1]:>16} {cells[2]:>16} "
+                  f"{runs[0]['parent_rss_mb']:7.0f} MB {runs[0]['door_rss_mb']:6.0f} MB")
+            print(f"{'':38} {steps[0]['reason'][:100]}")
+            if before:
+                paths = [str(folder / f) for f in files]
+                line = subprocess.run([sys.executable, "-c", OLD_COMPILE, *paths], capture_output=True, text=True,
+                                      check=False).stdout.split() or ["nan", "nan", "-2"]
+                size = int(line[2])
+                what = "MemoryError" if size == -1 else "killed" if size == -2 else f"{size / 1024:.0f} KiB of bytecode"
+                print(f"{'':38} before (compiled in the parent): {float(line[0]):.2f} s CPU, peak RSS "
+                      f"{float(line[1]):.0f} MB, {what}")
 
 
 def main() -> None:
@@ -181,6 +273,7 @@ def main() -> None:
     args = parser.parse_args()
     bench_replies(args.repeat)
     bench_source(args.before)
+    bench_door(args.before)
 
 
 if __name__ == "__main__":

@@ -218,9 +218,9 @@ def _read_capped(archive: zipfile.ZipFile, info: zipfile.ZipInfo, origin: str, r
 
 def imported_names(source: bytes) -> set[str]:
     """Top-level names of absolute imports in ``source`` (empty if it does not parse, or is too
-    large or complex to parse within the static check's caps: see :mod:`harness.sandbox.checks.scan`,
-    which parses it in a capped child, never in this process)."""
-    from harness.sandbox.checks.scan import scan  # here: the sandbox package imports this module
+    large or complex to parse within the door's caps: see :mod:`harness.door.modules`, which
+    parses it in a capped child, never in this process)."""
+    from harness.door.modules import scan
 
     return {top for _, top, _ in scan(source).imports}
 

@@ -1,10 +1,11 @@
 """The seeds' rules about how a bot is written (PEP 8, encapsulation), checked without running it.
 
 A game declares its rules in :attr:`harness.games.base.SubmissionRules.code_rules`. :func:`check_code`
-runs the checkers of :mod:`.checkers` on every ``.py`` file of a submission in a child process
-(``python -m harness.coderules``) under an address-space and a CPU-time limit, because they parse
-untrusted source: a file built to make a parser recurse, allocate or loop costs the child, not
-the harness. What the child prints is read as JSON, capped, and checked before use.
+runs the checkers of :mod:`.checkers` on every ``.py`` file of a submission through the door
+(:mod:`harness.door`, task ``coderules``: a capped child, once per content, cached across runs),
+because they parse untrusted source: a file built to make a parser recurse, allocate or loop
+costs the child, not the harness. What the child returns is plain data, capped, and checked
+before use.
 
 A rule's result says how many places break it and which, and what it costs: Človeče's
 encapsulation rule takes ``deduct`` (20 %) of a grading job's points, unless the job waives it
@@ -14,16 +15,11 @@ for the student (``waive: {login: [encapsulation]}``); PEP 8 findings cost what 
 
 from __future__ import annotations
 
-import json
-import os
-import resource
-import subprocess
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from harness import door
 from harness.coderules.checkers import CodeFinding
 from harness.games.base import CodeRule, GameSpec
 
@@ -33,6 +29,8 @@ MAX_FINDINGS = 500  # findings kept per rule (a file with thousands says the sam
 CHILD_MEMORY = 512 << 20
 CHILD_CPU = 5  # seconds: a bot of a few hundred lines takes about 0.1 s
 TITLES = {"pep8": "PEP 8 (pycodestyle)", "encapsulation": "encapsulation"}
+TASK = door.register(door.Task("coderules", "harness.coderules.checkers:check_all", memory=CHILD_MEMORY,
+                               cpu=CHILD_CPU, output=MAX_OUTPUT))
 
 
 @dataclass
@@ -79,11 +77,6 @@ class RuleResult:
                 "summary": self.summary()}
 
 
-def _limit() -> None:  # runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_AS, (CHILD_MEMORY, CHILD_MEMORY))
-    resource.setrlimit(resource.RLIMIT_CPU, (CHILD_CPU, CHILD_CPU))
-
-
 def check_code(rules: Sequence[CodeRule], files: Iterable[tuple[str, bytes]], *,
                waived: Iterable[str] = ()) -> list[RuleResult]:
     """Every rule of ``rules`` on the ``.py`` ``files`` (name, source), checked in a capped child."""
@@ -100,27 +93,17 @@ def check_code(rules: Sequence[CodeRule], files: Iterable[tuple[str, bytes]], *,
                 r.problem = f"the source is larger than {MAX_SOURCE // 1024} kB"
             return results
         sources.append((name, data.decode("utf-8", errors="replace")))
-    request = json.dumps({"rules": [{"name": r.name, "accessors": dict(r.accessors)} for r in rules],
-                          "files": sources})
-    root = str(Path(__file__).resolve().parents[2])  # the folder holding the harness package
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": root, "LC_ALL": "C.UTF-8"}
+    request = {"rules": [{"name": r.name, "accessors": dict(r.accessors)} for r in rules], "files": sources}
     try:
-        done = subprocess.run([sys.executable, "-E", "-s", "-m", "harness.coderules"], input=request.encode(),
-                              capture_output=True, env=env, preexec_fn=_limit, timeout=CHILD_CPU * 3,
-                              cwd=root)
-        if done.returncode != 0 or len(done.stdout) > MAX_OUTPUT:
-            why = "too much output" if done.returncode == 0 else (
-                f"stopped by signal {-done.returncode}, past its {CHILD_CPU} s of CPU time or "
-                f"{CHILD_MEMORY >> 20} MiB" if done.returncode < 0 else f"exit code {done.returncode}")
-            raise ValueError(f"the checker failed on this source ({why})")
-        answer = json.loads(done.stdout)
+        answer = door.run(TASK.name, request)
+        if isinstance(answer, door.Over):
+            raise ValueError(answer.line("the submission", "check against the code rules"))
         for result, found in zip(results, answer, strict=True):
             items = [CodeFinding(str(f[0])[:200], int(f[1]), int(f[2]), str(f[3])[:300]) for f in found]
             result.findings, result.truncated = items[:MAX_FINDINGS], len(items) > MAX_FINDINGS
-    except (subprocess.TimeoutExpired, ValueError, TypeError, IndexError, OSError) as exc:
-        problem = "the checker took too long" if isinstance(exc, subprocess.TimeoutExpired) else str(exc)[:200]
+    except (door.Unavailable, ValueError, TypeError, IndexError) as exc:
         for r in results:
-            r.problem, r.findings = problem, []
+            r.problem, r.findings = str(exc)[:200], []
     return results
 
 

@@ -147,4 +147,20 @@ def encapsulation(name: str, text: str, accessors: Mapping[str, str]) -> list[Co
     return visitor.found
 
 
-__all__ = ["CodeFinding", "encapsulation", "pep8"]
+__all__ = ["CodeFinding", "check_all", "encapsulation", "pep8"]
+
+
+def check_all(request: Mapping[str, Any]) -> list[list[list[Any]]]:
+    """The door's ``coderules`` task (run in its capped child, never in the harness): for each rule
+    of ``{"rules": [{"name", "accessors"}], "files": [[name, text], ...]}``, its findings as
+    ``[file, line, column, text]``."""
+    out = []
+    for rule in request["rules"]:
+        found: list[CodeFinding] = []
+        for name, text in request["files"]:
+            if rule["name"] == "pep8":
+                found += pep8(name, text)
+            elif rule["name"] == "encapsulation":
+                found += encapsulation(name, text, rule.get("accessors") or {})
+        out.append([[f.file, f.line, f.column, f.text] for f in found])
+    return out

@@ -90,6 +90,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"  - {gap}")
     print(f"live check: {_live_check()}")
     _interpreter_report(args.interpreter)
+    from harness import door
+
+    print(f"submissions' bytes: {door.describe()}")
     if args.calibrate:
         from harness.sandbox.checks.calibrate import self_check
 

@@ -18,7 +18,8 @@ sandbox hides any ``__pycache__``). So the first bot a harness process starts ma
 Two more kinds of bytecode save a bot's start its compiler (the first ``compile`` in a process
 costs about 0.9 ms alone): the game's bot API folder, copied into ``api/`` of that folder
 with checked-hash pycs (:func:`botapi`), and the submission's own modules, compiled once per
-harness process and written beside them into each game's code folder (:func:`bytecode`).
+content in the door's capped child, never in the harness's process, and hard-linked from its
+cache into each game's code folder (:func:`harness.door.modules.place`).
 
 The folder is read-only to bots (bound read-only under bubblewrap; owned by the harness, files
 0444 and folders 0755, so a bot's own uid cannot write it in plain mode). It is *sealed*: after
@@ -37,16 +38,13 @@ from __future__ import annotations
 import atexit
 from collections.abc import Callable
 import compileall
-import importlib.util
 import itertools
-import marshal
 import os
 import py_compile
 import shutil
 import stat
 import tempfile
 import threading
-import warnings
 from pathlib import Path
 
 from harness.sandbox.remove import remove_or_report
@@ -69,11 +67,6 @@ _retired: list[Path] = []  # folders found changed: removed at exit, never hande
 tampered = 0  # how many times a changed folder was found (for tests and doctor)
 _apis: dict[Path, tuple[Path, tuple[tuple[str, int, int], ...], Path]] = {}  # source -> (folder, stat, copy)
 _copies = itertools.count()
-MAX_COMPILED = 256 << 10  # a submission's module larger than this is compiled in the sandbox, as before
-_compiled: dict[bytes, bytes | None] = {}  # a module's source -> its pyc (None: the bot compiles it)
-CACHE_BYTES = 64 << 20  # the pycs kept (a course's submissions; the oldest go first past this)
-_cached_bytes = 0
-_compile_lock = threading.Lock()
 
 
 def _signature() -> tuple[tuple[int, int], ...]:
@@ -151,40 +144,6 @@ def reseal(lib: Path, add: Callable[[], None]) -> None:
             _sealed[lib] = _seal(lib)
 
 
-def bytecode(source: bytes) -> bytes | None:
-    """The checked-hash pyc of a submission's module ``source``, or None where the bot's own
-    interpreter must compile it: it does not compile, is over :data:`MAX_COMPILED`, or its
-    compilation warns (the warning is then the bot's, on its stderr, as before).
-
-    Compiled once per harness process (the same bot plays many games), never run here. The
-    import checks the pyc against the source's hash, and names the code after the file it
-    reads (``co_filename``), so one pyc serves every game's copy of the module.
-    """
-    with _compile_lock:
-        global _cached_bytes
-        if source in _compiled:
-            return _compiled[source]
-        data = None
-        if len(source) <= MAX_COMPILED:
-            # Warnings are recorded, not shown: this lock keeps two compilations apart, but the
-            # filters are the process's (a warning of another thread meanwhile is recorded too).
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                try:
-                    code = compile(source, "<submission>", "exec", dont_inherit=True, optimize=0)
-                except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-                    code = None
-            if code is not None and not caught:
-                data = (importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little")  # PEP 552: checked hash
-                        + importlib.util.source_hash(source) + marshal.dumps(code))
-        size = len(data or b"")
-        while _compiled and _cached_bytes + size > CACHE_BYTES:  # the sources are the submissions' own
-            _cached_bytes -= len(_compiled.pop(next(iter(_compiled))) or b"")
-        _compiled[source] = data
-        _cached_bytes += size
-        return data
-
-
 def _seal(path: Path) -> tuple[tuple[str, int, int, int, int, int], ...]:
     """Every entry under ``path`` with its inode, mode, size, mtime and ctime (links not followed).
 
@@ -243,10 +202,10 @@ def _remove() -> None:
 def _at_fork_child() -> None:
     # A fork while another thread held a lock (a Dask worker, a test's subprocess) must not
     # leave the child waiting for it for ever.
-    global _lock, _compile_lock
-    _lock, _compile_lock = threading.Lock(), threading.Lock()
+    global _lock
+    _lock = threading.Lock()
 
 
 os.register_at_fork(after_in_child=_at_fork_child)
 
-__all__ = ["MODULES", "PREFIX", "SOURCES", "botapi", "bytecode", "folder", "script"]
+__all__ = ["MODULES", "PREFIX", "SOURCES", "botapi", "folder", "script"]

@@ -9,13 +9,13 @@ life (hello, calls, turns, kill) is :class:`harness.sandbox.process.BotProcess`'
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from harness.door import modules as door_modules
 from harness.sandbox import botside, bubblewrap, container, interpreter, launcher, privileges, stale, syscalls
 from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
@@ -72,11 +72,7 @@ def spawn(bot: BotProcess) -> None:
     work.mkdir()
     for name, data in bot.submission.files.items():
         (code / name).write_bytes(data)
-        pyc = botside.bytecode(data) if name.endswith(".py") else None
-        if pyc is not None:  # the bot's interpreter then compiles nothing of its own
-            cached = Path(importlib.util.cache_from_source(str(code / name)))
-            cached.parent.mkdir(exist_ok=True)
-            cached.write_bytes(pyc)
+    door_modules.place(bot.submission.files, code)  # compiled in the door: the bot compiles nothing
     wanted = {*bot.game.submission.packages, *bot.limits.packages}
     bot.bwrap = use_bwrap(bot.limits.isolation)
     lib = botside.folder()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from harness import coderules
+from harness import coderules, door
 from harness.coderules import check_code
 from harness.coderules.checkers import encapsulation, pep8
 from harness.games import get_game
@@ -72,9 +73,9 @@ def test_a_checker_that_fails_costs_the_child_not_the_harness(monkeypatch: pytes
     nested = "x = " + "(" * 5000 + ")" * 5000 + "\n"
     assert encapsulation("player.py", nested, {"x": ""}) == []
     # A child that dies (here: an address space too small to start Python) is a problem, not a crash.
-    monkeypatch.setattr(coderules, "CHILD_MEMORY", 8 << 20)
+    monkeypatch.setitem(door.TASKS, coderules.TASK.name, replace(coderules.TASK, memory=8 << 20))
     results = check_code([CodeRule("encapsulation", deduct=0.2), CodeRule("pep8")], [("player.py", BREACH.encode())])
-    assert all("the checker failed on this source" in r.problem and not r.findings and not r.share_off
+    assert all(r.problem == "the door's child failed (exit code 3)" and not r.findings and not r.share_off
                for r in results)
     monkeypatch.undo()
     huge = check_code([CodeRule("pep8")], [("player.py", b"x = 1\n" * 200_000)])

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from harness import door
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox.checks import scan
 from harness.submission import MAIN, MAX_FILE_BYTES, Submission
 from tests.hostile.conftest import REPO, Arena
 
@@ -105,15 +105,15 @@ def test_a_huge_source_is_parsed_once_in_a_child_never_in_the_parent(
         arena: Arena, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The 4 MiB literal: one capped child for two games (a fresh cache), none in a later run."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(scan, "_memo", {})
-    before = scan.children
+    door.forget()
+    before = door.stats.children
     game = get_game("priemspel")
     counts = []
     for seed in (1, 2):
         record = play_match(game, sources(arena, "budget_one_literal"), seed=seed, limits=LIMITS)
         assert [p.verdict for p in record.players] == [V.FORBIDDEN, V.OK]
-        counts.append(scan.children - before)
+        counts.append(door.stats.children - before)
     assert counts == [2, 2]  # the bot's file and its opponent's, in the first game only
-    scan._memo.clear()  # a later run of the harness: the disk cache answers
+    door.forget()  # a later run of the harness: the disk cache answers
     record = play_match(game, sources(arena, "budget_one_literal"), seed=3, limits=LIMITS)
-    assert [p.verdict for p in record.players] == [V.FORBIDDEN, V.OK] and scan.children == before + 2
+    assert [p.verdict for p in record.players] == [V.FORBIDDEN, V.OK] and door.stats.children == before + 2

@@ -149,18 +149,19 @@ def test_the_corpus_is_complete() -> None:
 
     The corpora: ``CORPUS`` here, ``EXTRA`` (test_corpus_extra.py), the trust bots (test_trust.py),
     ``ESCAPE`` (test_escape.py), the budget bots (test_budget.py), ``SYSCALLS`` (test_syscalls.py),
-    ``ALIBI`` (test_oom_evidence.py);
+    ``ALIBI`` (test_oom_evidence.py), the door's (test_door_budget.py);
     the ``text_*`` bots are pinned in test_bot_text.py, whose output is checked, not only the verdict.
     """
     from tests.hostile.test_budget import BUDGET
     from tests.hostile.test_corpus_extra import EXTRA
+    from tests.hostile.test_door_budget import CASES as DOOR
     from tests.hostile.test_escape import ESCAPE
     from tests.hostile.test_oom_evidence import ALIBI
     from tests.hostile.test_syscalls import SYSCALLS
     from tests.hostile.test_trust import CORPUS as TRUST
 
     files = {p.stem for p in (REPO / "tests/hostile/bots").glob("*.py")}
-    corpora = [set(CORPUS), set(EXTRA), set(TRUST), set(ESCAPE), set(BUDGET), set(SYSCALLS), set(ALIBI)]
+    corpora = [set(CORPUS), set(EXTRA), set(TRUST), set(ESCAPE), set(BUDGET), set(SYSCALLS), set(ALIBI), set(DOOR)]
     pinned = set().union(*corpora)
     assert sum(map(len, corpora)) == len(pinned), "a bot is pinned in two corpora"
     assert {f for f in files if not f.startswith("text_")} == pinned

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.door import modules as door_modules
 from harness.games import get_game
 from harness.games.base import Call, WireObject
 from harness.sandbox import BotProcess, botside
@@ -279,8 +280,10 @@ def test_the_bot_s_module_and_its_bot_api_come_with_checked_bytecode() -> None:
 def test_a_module_whose_compilation_warns_is_compiled_by_the_bot_and_the_warning_is_the_bot_s() -> None:
     source = (b"class Player:\n    def __init__(self, name):\n        pass\n"
               b"    def zet(self, spel):\n        return 2 if spel is 1 else 2\n")
-    assert botside.bytecode(source) is None and botside.bytecode(b"x = (") is None
-    assert botside.bytecode(TRIVIAL_SOURCE)[:4] == __import__("importlib.util").util.MAGIC_NUMBER
+    assert door_modules.check({"player.py": source})["player.py"].pyc is None
+    assert door_modules.check({"player.py": b"x = ("})["player.py"].pyc is None
+    assert door_modules.check({"player.py": TRIVIAL_SOURCE})["player.py"].pyc[:4] == \
+        __import__("importlib.util").util.MAGIC_NUMBER
     with BotProcess(GAME, source) as b:
         assert b.load().ok and b.call(Call("__init__", ("x",), "init")).ok
         assert b.call(Call("zet", (VIEW,), "move")).value == 2
@@ -303,16 +306,3 @@ def test_a_changed_bot_api_gets_a_new_copy(tmp_path: Path) -> None:
     second = botside.botapi(api)
     assert second != first and (second / "thing.py").read_text() == "X = 22\n"
     assert first.is_dir()  # a bot started before the change may still be importing from it
-
-
-def test_the_compiled_modules_kept_are_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(botside, "CACHE_BYTES", 5000)
-    monkeypatch.setattr(botside, "_compiled", {})
-    monkeypatch.setattr(botside, "_cached_bytes", 0)
-    sources = [b"x = %d\n" % i + b"y = 1\n" * 20 for i in range(50)]
-    pycs = [botside.bytecode(source) for source in sources]
-    assert all(pycs) and len(set(pycs)) == 50
-    kept = botside._compiled
-    assert 0 < len(kept) < 50 and botside._cached_bytes == sum(len(v or b"") for v in kept.values()) <= 5000
-    assert list(kept) == sources[-len(kept):]  # the oldest went first
-    assert botside.bytecode(sources[-1]) is kept[sources[-1]]  # a hit compiles nothing again

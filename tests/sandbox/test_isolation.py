@@ -144,6 +144,7 @@ def test_doctor_reports_features(capsys: pytest.CaptureFixture[str], no_leftover
     out = capsys.readouterr().out
     assert "bubblewrap" in out and "pids cgroup" in out and "bots will run in:" in out
     assert "live check: a trivial bot started" in out
+    assert "submissions' bytes: parsed, compiled and checked in a capped child (1 GiB, 20 s of CPU a module" in out
 
 
 def test_calibration_measures_and_judges(no_leftovers: None) -> None:

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from harness import door
+from harness.door import modules
+from harness.door.modules import UNCHECKED
 from harness.games import get_game
 from harness.match import play_match
 from harness.record import Verdict
 from harness.sandbox import Limits
-from harness.sandbox.checks import scan
-from harness.sandbox.checks.scan import UNCHECKED
 from harness.sandbox.checks.static import check_source, findings, parse
 from harness.submission import Submission, imported_names
 from tests.conftest import REPO
@@ -103,35 +104,34 @@ def one_literal(size: int) -> bytes:
 
 @pytest.fixture
 def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty scan cache on disk and in memory."""
+    """An empty door cache on disk and in memory."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    monkeypatch.setattr(scan, "_memo", {})
-    return scan.cache_dir()
+    door.forget()
+    return door.cache_dir() / "module"
 
 
 def test_a_module_is_parsed_once_per_content_in_a_child_and_reused_across_runs(fresh_cache: Path) -> None:
     source = b"import yaml\n" + GOOD.encode()
-    before = scan.children
+    before = door.stats.children
     assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"]
     assert [f.rule for f in findings(QUORIDOR, source)] == ["unapproved"]  # another game: no second parse
     assert imported_names(source) >= {"yaml"}
-    assert scan.children == before + 1
+    assert door.stats.children == before + 1
     entries = list(fresh_cache.glob("*.json"))
     assert len(entries) == 1
-    scan._memo.clear()  # a later run: the disk cache answers
-    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and scan.children == before + 1
-    entries[0].write_text('{"parsed": true, "imports": [[1, "yaml"]]}')  # corrupt: ignored, recomputed
-    scan._memo.clear()
-    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and scan.children == before + 2
-    assert json.loads(entries[0].read_text())["imports"][0] == [1, "yaml", False]
+    door.forget()  # a later run: the disk cache answers
+    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and door.stats.children == before + 1
+    entries[0].write_text('{"text": "{\\"parsed\\": tr')  # corrupt: ignored, recomputed
+    door.forget()
+    assert [f.rule for f in findings(PRIEM, source)] == ["unapproved"] and door.stats.children == before + 2
+    assert '"imports":[[1,"yaml",false]' in json.loads(entries[0].read_text())["text"].replace(" ", "")
 
 
 def test_a_module_past_the_parse_caps_is_the_bot_s_forbidden(fresh_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(scan, "MEMORY", 256 << 20)  # a 1 MiB literal needs about 500 MB to parse
+    monkeypatch.setitem(door.TASKS, "module", replace(modules.TASK, memory=256 << 20))  # a 1 MiB literal: 500 MB
     assert check_source(PRIEM, one_literal(1 << 20)) == (
         "player.py: too large or complex to check: parsing it needs more than 256 MiB of memory "
         "(a bot could not import it within its own limits either)")
-    monkeypatch.setattr(scan, "MEMORY", 1 << 30)
-    monkeypatch.setattr(scan, "CPU", 1)  # ... and about 2 s of CPU time
+    monkeypatch.setitem(door.TASKS, "module", replace(modules.TASK, cpu=1))  # ... and about 2 s of CPU time
     found = findings(PRIEM, one_literal(3 << 20))
     assert [f.rule for f in found] == ["size"] and "more than 1 s of CPU time" in found[0].reason, found

@@ -21,19 +21,17 @@ penalty: the seed says a suspected copier is asked to explain the code.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness import door
 from harness.config import Job
 from harness.games.base import GameSpec
 from harness.report.similarity.behaviour import BehaviourMatch, compare_games
-from harness.report.similarity.code import CodeMatch, Fingerprints, compare_all, every_kgram, fingerprint
+from harness.report.similarity.code import CodeMatch, Fingerprints, Span, compare_all, every_kgram, fingerprint
 from harness.submission import SubmissionError, read_submission
 
 CODE_THRESHOLD = 0.6  # independent bots stay below 0.4 in the tests; disguised copies score over 0.85
@@ -131,20 +129,34 @@ def given_code(game: GameSpec, exclude: Iterable[Path] = (), *, references: bool
     return every_kgram(f for place in places for f in _files_under(place))
 
 
-PARALLEL_FROM = 40  # submissions: fewer are fingerprinted faster than worker processes start
+PARALLEL_FROM = 40  # submissions: fewer are fingerprinted in one child of the door
+# The code channel tokenises students' source: in the door's capped child, never in this process
+# (harness.door), once per content. A new fingerprint function plugs in here: its name, the
+# importable function, and the dataclasses its result holds.
+FINGERPRINT = door.register(door.Task("similarity.fingerprint", f"{fingerprint.__module__}:{fingerprint.__name__}",
+                                      output=16 << 20, types=(Fingerprints, Span)))
 
 
 def fingerprint_all(files: Mapping[str, list[tuple[str, bytes]]]) -> dict[str, Fingerprints]:
-    """Every submission's fingerprints; on every core when there are many (tokenising is most of
-    the work: a 300-line bot is about 3,000 tokens)."""
-    workers = min(os.cpu_count() or 1, 8)
-    if len(files) < PARALLEL_FROM or workers < 2:
-        return {name: fingerprint(fs) for name, fs in files.items()}
+    """Every submission's fingerprints, from the door (in its capped children; tokenising is most
+    of the work: a 300-line bot is about 3,000 tokens). Many submissions are split between the
+    door's parallel children; a submission past a cap has none, with a note saying which."""
     names = list(files)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        found = pool.map(fingerprint, (files[n] for n in names), chunksize=max(1, len(names) // (workers * 4)))
-        return dict(zip(names, found))
+    parts = door.PARALLEL if len(names) >= PARALLEL_FROM else 1
+    chunks = [names[i::parts] for i in range(parts)]
+    with ThreadPoolExecutor(parts) as pool:
+        done = pool.map(lambda chunk: door.run_many(FINGERPRINT.name, [files[n] for n in chunk]), chunks)
+        found = {n: value for chunk, values in zip(chunks, done) for n, value in zip(chunk, values)}
+    out = {}
+    for name in names:
+        value = found[name]
+        if isinstance(value, Fingerprints):
+            out[name] = value
+        elif isinstance(value, door.Over):
+            out[name] = Fingerprints(notes=[value.line("the submission", "fingerprint")])
+        else:
+            out[name] = Fingerprints(notes=[f"not fingerprinted: {value}"])
+    return out
 
 
 def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],

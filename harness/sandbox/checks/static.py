@@ -16,9 +16,10 @@ package. So is an import of a module installed nowhere (a typo): it fails as it 
 course's grader, with the bot's exception. A syntax error is not judged here: importing the file in the sandbox reports it as the
 bot's exception, with the line.
 
-Every module is parsed in a child process with a memory and a CPU cap, once per content
-(:mod:`harness.sandbox.checks.scan`, cached across games and runs), never in the harness's own
-process: a module past those caps is a ``size`` finding, the bot's ``forbidden``.
+Every module is parsed, and ``player.py`` with the modules it imports compiled, in the door
+(:mod:`harness.door.modules`: a child process with a memory, a CPU-time and an output cap, once
+per content, cached across games and runs), never in the harness's own process: a module past
+those caps is a ``size`` finding, the bot's ``forbidden``.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from harness.door import modules as door_modules
+from harness.door.modules import Scan
 from harness.games.base import GameSpec
 from harness.sandbox.limits import mib
-from harness.sandbox.checks import scan as scanner
-from harness.sandbox.checks.scan import Scan
 from harness.submission import MAIN, Submission
 
 PACKAGES_KEY = "bot_packages"
@@ -52,20 +53,22 @@ def environment(game: GameSpec, packages: Iterable[str] = ()) -> frozenset[str]:
 
 
 def parse(source: bytes) -> Scan:
-    """What parsing the module found (:func:`harness.sandbox.checks.scan.scan`: in a capped child, once
-    per content; never in this process).
+    """What parsing the module found (:func:`harness.door.modules.scan`: in the door's capped child,
+    once per content; never in this process).
 
     A syntax error is the bot's exception at run time, with its line; so is a file too deep for
     the parser (``RecursionError``): importing it in the sandbox says what happens, as it would
     on the course's grader. A file whose parse breaks the child's memory or CPU cap is a finding
     (:func:`findings`, rule ``size``).
     """
-    return scanner.scan(source)
+    return door_modules.scan(source)
 
 
 def _over(name: str, found: Scan) -> Finding:
     """The finding for a module too large or complex to parse within the child's caps."""
-    cap = f"{mib(scanner.MEMORY)} of memory" if found.over == "memory" else f"{scanner.CPU} s of CPU time"
+    task = door_modules.task()
+    cap = {"memory": f"{mib(task.memory)} of memory", "cpu": f"{task.cpu} s of CPU time"}.get(
+        found.over or "", f"{mib(task.output)} of output")
     return Finding("size", f"{name}: too large or complex to check: parsing it needs more than {cap} "
                            f"(a bot could not import it within its own limits either)")
 
@@ -79,7 +82,9 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
     allowed = frozenset(sys.stdlib_module_names) | set(game.botapi_modules) | own | approved
     if not game.submission.several_files:
         found += _second_modules(game, sub)
-    for name, source in submitted(game, sub).python_files():  # what the grader gets
+    given = submitted(game, sub)  # what the grader gets
+    checked = door_modules.check(given.files)
+    for name, source in given.python_files():
         if game.submission.ascii_only and not source.isascii():
             for lineno, line in enumerate(source.split(b"\n"), start=1):
                 col = next((c for c, byte in enumerate(line, start=1) if byte > 127), None)
@@ -87,9 +92,11 @@ def findings(game: GameSpec, submission: bytes | Submission, packages: Iterable[
                     found.append(Finding("ascii", f"{name} line {lineno} column {col}: non-ASCII character "
                                                   f"(the game requires ASCII-only source, comments included)"))
                     break
-        scanned = parse(source)
+        scanned = checked[name].scan
         if scanned.over is not None:
             found.append(_over(name, scanned))
+        elif checked[name].over is not None:
+            found.append(Finding("size", checked[name].reason(name) or ""))
         for lineno, top, guarded in scanned.imports:
             if top in game.submission.forbidden_imports:
                 found.append(Finding("forbidden", f"{name} line {lineno}: import of {top!r} is not allowed "
