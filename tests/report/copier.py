@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import random
 
 INTERFACE = {"Player", "play", "get_move", "move", "make_move", "opponent_move", "initialization",
              "expand_player", "expand_obstacles", "self", "cls", "base", "BasePlayer", "clovece", "obstacle",
@@ -103,12 +104,186 @@ def _reorder(body: list[ast.stmt]) -> list[ast.stmt]:
     return out + list(reversed(run))
 
 
+def dead_function(salt: str) -> str:
+    """An unused function whose shape depends on ``salt``: copiers each add dead code of their own
+    (the same dead function in every copy would be code they share)."""
+    if salt == "q":
+        return DEAD
+    rng = random.Random(salt)
+    lines = [f"def unused_{rng.randrange(10**6)}(values, limit={rng.randint(1, 9)}):", "    total = 0"]
+    for _ in range(rng.randint(3, 6)):
+        kind = rng.randrange(4)
+        if kind == 0:
+            lines.append(f"    for item in values[:{rng.randint(1, 5)}]:\n        total = total * {rng.randint(2, 7)}"
+                         f" - item")
+        elif kind == 1:
+            lines.append(f"    if total % {rng.randint(2, 5)} == {rng.randint(0, 1)}:\n        total //= 2")
+        elif kind == 2:
+            lines.append(f"    values = [v ** {rng.randint(2, 3)} for v in values if v != limit]")
+        else:
+            lines.append(f"    while total > {rng.randint(10, 99)}:\n        total -= limit")
+    lines.append("    return total")
+    return "\n".join(lines) + "\n"
+
+
 def disguise(source: str, salt: str = "q") -> str:
-    """``source`` renamed, reordered, without comments or docstrings, with an unused function."""
+    """``source`` renamed, reordered, without comments or docstrings, with an unused function
+    (the same for the default ``salt``, else one of the salt's own)."""
     tree = ast.parse(source)
     names = {n: f"{salt}{i}_{n[::-1].lower()}" for i, n in enumerate(sorted(_defined(tree)))}
     _strip_docstrings(tree)
     tree = _Rename(names).visit(tree)
     assert isinstance(tree, ast.Module)
     tree.body = _reorder(tree.body)
-    return ast.unparse(tree) + "\n\n" + DEAD
+    return ast.unparse(tree) + "\n\n" + dead_function(salt)
+
+
+# --- The combined statement-level rewrites of issue 33 ------------------------------------------
+
+class _Flip(ast.NodeTransformer):
+    """``a < b`` -> ``b > a`` (and the other way round), ``x += e`` -> ``x = x + e``, and
+    ``if c: A else: B`` -> ``if not c: B else: A``."""
+
+    FLIP = {ast.Lt: ast.Gt, ast.Gt: ast.Lt, ast.LtE: ast.GtE, ast.GtE: ast.LtE}
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if all(type(op) in self.FLIP for op in node.ops):
+            items = [node.left, *node.comparators][::-1]
+            return ast.Compare(items[0], [self.FLIP[type(op)]() for op in node.ops[::-1]], items[1:])
+        return node
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        load = ast.parse(ast.unparse(node.target), mode="eval").body
+        return ast.copy_location(ast.Assign([node.target], ast.BinOp(load, node.op, node.value)), node)
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        self.generic_visit(node)
+        if node.orelse and not (len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)):
+            return ast.If(ast.UnaryOp(ast.Not(), node.test), node.orelse, node.body)
+        return node
+
+
+class _ForToWhile(ast.NodeTransformer):
+    """``for i in range(E): body`` -> ``i = 0`` / ``while i < E: body; i += 1`` (loops with no
+    ``continue``, over ``range`` of one argument); ``for x in s`` -> an index loop over ``s``."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def visit_For(self, node: ast.For) -> ast.AST | list[ast.stmt]:
+        self.generic_visit(node)
+        if node.orelse or any(isinstance(n, ast.Continue) for n in ast.walk(node)):
+            return node
+        it = node.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+                and len(it.args) == 1 and isinstance(node.target, ast.Name):
+            name, bound, first = node.target.id, it.args[0], []
+        elif isinstance(it, ast.Name):
+            self.n += 1
+            name = f"idx_{self.n}"
+            bound = ast.Call(ast.Name("len", ast.Load()), [it], [])
+            first = [ast.Assign([node.target], ast.Subscript(ast.Name(it.id, ast.Load()),
+                                                             ast.Name(name, ast.Load()), ast.Load()))]
+        else:
+            return node
+        step = ast.AugAssign(ast.Name(name, ast.Store()), ast.Add(), ast.Constant(1))
+        loop = ast.While(ast.Compare(ast.Name(name, ast.Load()), [ast.Lt()], [bound]), first + node.body + [step], [])
+        return [ast.Assign([ast.Name(name, ast.Store())], ast.Constant(0)), loop]
+
+
+def _swap_independent(body: list[ast.stmt]) -> None:
+    """Swap adjacent simple statements that neither reads what the other writes."""
+    def names(stmt: ast.stmt) -> tuple[set[str], set[str]]:
+        wrote = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        read = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        return wrote, read
+    i = 0
+    while i + 1 < len(body):
+        a, b = body[i], body[i + 1]
+        if isinstance(a, ast.Assign) and isinstance(b, ast.Assign):
+            wa, ra = names(a)
+            wb, rb = names(b)
+            calls = any(isinstance(n, ast.Call) for s in (a, b) for n in ast.walk(s))
+            if not (wa & (wb | rb) or wb & ra) and not calls:
+                body[i], body[i + 1] = b, a
+                i += 2
+                continue
+        i += 1
+    for stmt in body:
+        for field_ in ("body", "orelse"):
+            inner = getattr(stmt, field_, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                _swap_independent(inner)
+
+
+def _dead_code(tree: ast.Module, rng: random.Random) -> None:
+    """A statement after a ``return`` and an ``if False:`` block in some functions."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.body and rng.random() < 0.6:
+            words = [ast.Constant(rng.choice(["debug", "here", "x", "trace"]))] * rng.randint(1, 3)
+            node.body.insert(rng.randrange(len(node.body)) if rng.random() < 0.5 else 0,
+                             ast.If(ast.Constant(False), [ast.Expr(ast.Call(ast.Name("print", ast.Load()), words,
+                                                                            []))], []))
+            if isinstance(node.body[-1], ast.Return):
+                node.body.append(ast.Assign([ast.Name("unreached", ast.Store())], ast.Constant(rng.randint(0, 9))))
+
+
+def _unused_parameter(tree: ast.Module) -> None:
+    """An unused last parameter on every helper (not the interface's methods), passed at every call."""
+    helpers = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+               and n.name not in INTERFACE and not n.name.startswith("__") and not n.args.defaults
+               and not n.args.vararg}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in helpers:
+            node.args.args.append(ast.arg("verbose"))
+        elif isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in helpers and not node.keywords:
+                node.args.append(ast.Constant(False))
+
+
+def _method_out(tree: ast.Module) -> None:
+    """The first helper method of the first class moved out to module level, taking the object."""
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for method in cls.body:
+            if isinstance(method, ast.FunctionDef) and method.name not in INTERFACE \
+                    and not method.name.startswith("__") and method.args.args \
+                    and method.args.args[0].arg == "self" and not method.decorator_list:
+                name = method.name
+                cls.body.remove(method)
+                cls.body = cls.body or [ast.Pass()]
+                method.args.args[0].arg = "player"
+                for n in ast.walk(method):
+                    if isinstance(n, ast.Name) and n.id == "self":
+                        n.id = "player"
+                for n in ast.walk(tree):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == name \
+                            and isinstance(n.func.value, ast.Name) and n.func.value.id == "self":
+                        n.func = ast.Name(name, ast.Load())
+                        n.args.insert(0, ast.Name("self", ast.Load()))
+                tree.body.insert(tree.body.index(cls), method)
+                return
+
+
+def rewrite(source: str, salt: str = "r") -> str:
+    """``source`` with every cheap rewrite at once: renamed, reordered and stripped as
+    :func:`disguise`, comparisons flipped, ``+=`` expanded, ``for`` loops as ``while``, if/else
+    negated, independent statements swapped, dead code, an unused parameter on every helper and a
+    method moved out of its class."""
+    tree = ast.parse(source)
+    _method_out(tree)
+    _unused_parameter(tree)
+    tree = _ForToWhile().visit(tree)
+    tree = _Flip().visit(tree)
+    _swap_independent(tree.body)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            _swap_independent(node.body)
+    _dead_code(tree, random.Random(salt))
+    ast.fix_missing_locations(tree)
+    return disguise(ast.unparse(tree), salt=salt)

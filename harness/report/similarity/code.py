@@ -28,6 +28,8 @@ import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.report.similarity import ast_channel
+
 K = 10  # tokens in a k-gram: shorter runs (``for N in range(len(N)):``) are idioms, not copies
 WINDOW = 6  # k-grams per winnowing window: a match of K + WINDOW - 1 = 15 tokens is always found
 MAX_FILE_BYTES = 256 * 1024  # a bot's source file is a few kB; more is not read
@@ -50,10 +52,12 @@ class Span:
 
 @dataclass
 class Fingerprints:
-    """A submission's fingerprints, each with the places it comes from, and notes on unread files."""
+    """A submission's fingerprints, each with the places it comes from, and notes on unread files:
+    ``where`` of the token channel, ``tree`` of the syntax-tree channel (:mod:`.ast_channel`)."""
 
     where: dict[int, list[Span]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    tree: dict[int, list[Span]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.where)
@@ -166,23 +170,38 @@ def _text(name: str, data: bytes) -> str:
 
 
 def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprints:
-    """The winnowed fingerprints of a submission's Python files (name, source)."""
+    """The winnowed fingerprints of a submission's Python files (name, source), both channels.
+
+    A pure function of its argument returning plain, picklable data: it may run in any process."""
     result = Fingerprints()
     for name, data in files:
         try:
-            tokens, lines = normalised(_text(name, data))
+            text = _text(name, data)
+            tokens, lines = normalised(text)
         except ValueError as exc:
             result.notes.append(f"{name}: {exc}: no fingerprints from this file")
             continue
         for value, start in winnow(kgram_hashes(tokens)):
             span = Span(name, lines[start], lines[min(start + K, len(lines)) - 1])
             result.where.setdefault(value, []).append(span)
+        try:
+            units = ast_channel.canonical_units(text)
+        except ValueError as exc:
+            result.notes.append(f"{name}: {exc}: no syntax-tree fingerprints from this file")
+            continue
+        for unit in units:
+            for value, start in winnow(ast_channel.unit_hashes(unit)):
+                seen = unit.lines[start:start + ast_channel.K]
+                first, last = min(seen), max(seen)
+                if last - first > ast_channel.K:  # statements put in canonical order: mark where it starts
+                    first = last = unit.lines[start]
+                result.tree.setdefault(value, []).append(Span(name, first, last))
     return result
 
 
 def every_kgram(files: Iterable[tuple[str, bytes]]) -> set[int]:
-    """Every k-gram hash of given code (a template, the bot API): all of them, not only the
-    winnowed ones, so a student's copy of any part of it is recognised as given."""
+    """Every k-gram hash of given code (a template, the bot API), of both channels: all of them,
+    not only the winnowed ones, so a student's copy of any part of it is recognised as given."""
     found: set[int] = set()
     for name, data in files:
         try:
@@ -190,6 +209,12 @@ def every_kgram(files: Iterable[tuple[str, bytes]]) -> set[int]:
         except ValueError:
             continue
         found.update(h for h, _ in kgram_hashes(tokens))
+        try:
+            units = ast_channel.canonical_units(_text(name, data))
+        except ValueError:
+            continue
+        for unit in units:
+            found.update(h for h, _ in ast_channel.unit_hashes(unit))
     return found
 
 
@@ -205,31 +230,32 @@ class CodeMatch:
 MIN_FINGERPRINTS = 10  # a submission with fewer own fingerprints is scored as if it had this many
 
 
-def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *,
+def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *, channel: str = "where",
                 common: int | None = None) -> dict[tuple[str, str], CodeMatch]:
-    """The code score of every pair of ``prints`` with a fingerprint in common (others score 0).
+    """The code score of every pair of ``prints`` with a fingerprint in common (others score 0),
+    in one channel (``where``: tokens, ``tree``: the syntax tree).
 
-    ``given`` fingerprints (template, bot API, excluded files) are no evidence; neither is a
-    fingerprint more than ``common`` submissions hold (default: the larger of 5 and a tenth of
-    them, as MOSS's ``-m``): an idiom every other student writes. The score is the shared
-    fingerprints over those of the submission with fewer (at least :data:`MIN_FINGERPRINTS`), so
-    a copy padded with dead code still scores high. An inverted index from fingerprint to
-    submissions visits only pairs that share something: 44,850 pairs cost what their overlaps cost.
+    ``given`` fingerprints (template, bot API, excluded files) are no evidence. A fingerprint many
+    submissions hold is evidence all the same (a solution shared by a group is the widest copying,
+    reported as a group), unless ``common`` caps the holders. The score is the *containment*: the
+    shared fingerprints over those of the submission with fewer (at least
+    :data:`MIN_FINGERPRINTS`), so a copy padded with dead code, or a bot merged from two, still
+    scores high against each source. An inverted index from fingerprint to submissions visits
+    only pairs that share something: 44,850 pairs cost what their overlaps cost.
     """
     names = sorted(prints)
-    limit = common if common is not None else max(5, len(names) // 10)
     index: dict[int, list[int]] = {}
     for n, name in enumerate(names):
-        for value in prints[name].where:
+        for value in getattr(prints[name], channel):
             if value not in given:
                 index.setdefault(value, []).append(n)
     own = [0] * len(names)
     counts: dict[tuple[int, int], int] = {}
     for holders in index.values():
-        if len(holders) > limit:
-            continue
         for n in holders:
             own[n] += 1
+        if common is not None and len(holders) > common:
+            continue
         for x in range(len(holders)):
             for y in range(x + 1, len(holders)):
                 key = (holders[x], holders[y])
@@ -242,12 +268,22 @@ def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *,
     return out
 
 
+def own_prints(prints: Fingerprints, given: set[int], channel: str = "where") -> int:
+    """How many of a submission's fingerprints in ``channel`` are its own (not given code)."""
+    return sum(1 for h in getattr(prints, channel) if h not in given)
+
+
 def shared_spans(a: Fingerprints, b: Fingerprints, given: set[int]) -> tuple[list[Span], list[Span]]:
-    """The places in ``a`` and in ``b`` of the fingerprints they share (not given code)."""
-    both = [h for h in a.where if h in b.where and h not in given]
-    return ([s for h in both for s in a.where[h]], [s for h in both for s in b.where[h]])
+    """The places in ``a`` and in ``b`` of the fingerprints they share (not given code), both channels."""
+    out: tuple[list[Span], list[Span]] = ([], [])
+    for channel in ("where", "tree"):
+        mine, theirs = getattr(a, channel), getattr(b, channel)
+        both = [h for h in mine if h in theirs and h not in given]
+        out[0].extend(s for h in both for s in mine[h])
+        out[1].extend(s for h in both for s in theirs[h])
+    return out
 
 
 __all__ = ["CodeMatch", "Fingerprints", "K", "MAX_FILE_BYTES", "MIN_FINGERPRINTS", "Span", "WINDOW",
-           "chunks", "compare_all", "every_kgram", "fingerprint", "kgram_hashes", "normalised", "shared_spans",
+           "chunks", "compare_all", "every_kgram", "fingerprint", "kgram_hashes", "normalised", "own_prints", "shared_spans",
            "winnow"]
