@@ -105,25 +105,25 @@ def _reorder(body: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def dead_function(salt: str) -> str:
-    """An unused function whose shape depends on ``salt``: copiers each add dead code of their own
-    (the same dead function in every copy would be code they share)."""
+    """An unused function that depends on ``salt``: one of the standard library's own (pure
+    Python, 5 to 40 lines), so copiers each add dead code of their own, as they would (the same
+    dead function, or one grammar's, in every copy would be code the copies share)."""
     if salt == "q":
         return DEAD
-    rng = random.Random(salt)
-    lines = [f"def unused_{rng.randrange(10**6)}(values, limit={rng.randint(1, 9)}):", "    total = 0"]
-    for _ in range(rng.randint(3, 6)):
-        kind = rng.randrange(4)
-        if kind == 0:
-            lines.append(f"    for item in values[:{rng.randint(1, 5)}]:\n        total = total * {rng.randint(2, 7)}"
-                         f" - item")
-        elif kind == 1:
-            lines.append(f"    if total % {rng.randint(2, 5)} == {rng.randint(0, 1)}:\n        total //= 2")
-        elif kind == 2:
-            lines.append(f"    values = [v ** {rng.randint(2, 3)} for v in values if v != limit]")
-        else:
-            lines.append(f"    while total > {rng.randint(10, 99)}:\n        total -= limit")
-    lines.append("    return total")
-    return "\n".join(lines) + "\n"
+    import bisect, calendar, colorsys, difflib, fractions, heapq, inspect, shlex, statistics, textwrap
+    import fnmatch, ipaddress, string
+    pool = []
+    for module in (bisect, calendar, colorsys, difflib, fractions, heapq, shlex, statistics, textwrap, fnmatch,
+                   ipaddress, string):
+        for name, f in sorted(inspect.getmembers(module, inspect.isfunction)):
+            if f.__module__ == module.__name__:
+                try:
+                    text = textwrap.dedent(inspect.getsource(f))
+                except (OSError, TypeError):
+                    continue
+                if 5 <= text.count("\n") <= 40 and not text.startswith("@"):
+                    pool.append(text)
+    return random.Random(salt).choice(pool)
 
 
 def disguise(source: str, salt: str = "q") -> str:
@@ -287,3 +287,47 @@ def rewrite(source: str, salt: str = "r") -> str:
     _dead_code(tree, random.Random(salt))
     ast.fix_missing_locations(tree)
     return disguise(ast.unparse(tree), salt=salt)
+
+
+def splice(parts: list[tuple[str, float]]) -> str:
+    """A bot made of pieces of others: of each ``(source, share)``, its definitions in order until
+    ``share`` of its lines (module functions, classes, the ``Player`` class's methods), merged into
+    one module with one ``Player`` class (a method already taken from an earlier part is not taken
+    again). A partial copy is ``[(copied, 0.45), (own code, 1.0)]``; a merge of two classmates'
+    bots ``[(a, 0.5), (b, 0.5)]``."""
+    imports: list[ast.stmt] = []
+    module: list[ast.stmt] = []
+    methods: dict[str, ast.stmt] = {}
+    for source, share in parts:
+        tree = ast.parse(source)
+        _strip_docstrings(tree)
+        units: list[tuple[str, ast.stmt]] = []
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                if ast.dump(node) not in {ast.dump(i) for i in imports}:
+                    imports.append(node)
+            elif isinstance(node, ast.ClassDef) and node.name == "Player":
+                units += [("method", m) for m in node.body if isinstance(m, ast.FunctionDef)]
+                module += [m for m in node.body if not isinstance(m, ast.FunctionDef)
+                           and not (isinstance(m, ast.Expr) and isinstance(m.value, ast.Constant))]
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                units.append(("module", node))
+            elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+                module.insert(0, node)  # constants first
+        total = sum((n.end_lineno or n.lineno) - n.lineno + 1 for _, n in units)
+        taken = 0
+        for kind, node in units:
+            if taken >= share * total:
+                break
+            name = getattr(node, "name", "")
+            if kind == "method":
+                if name in methods:
+                    continue
+                methods[name] = node
+            else:
+                module.append(node)
+            taken += (node.end_lineno or node.lineno) - node.lineno + 1
+    player = ast.ClassDef("Player", [], [], list(methods.values()) or [ast.Pass()], [])
+    tree = ast.Module(imports + module + [player], [])
+    ast.fix_missing_locations(tree)
+    return ast.unparse(tree) + "\n"

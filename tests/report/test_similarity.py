@@ -206,7 +206,7 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         assert page.locator("#similar-pairs tbody tr.dq").count() == 4
         page.locator("#similar-pairs a", has_text="mimic").first.click()
         assert page.locator("#behaviour-score").inner_text() == "1.00"
-        assert page.locator("#code-score").inner_text() == "0.00"
+        assert float(page.locator("#code-score").inner_text()) < 0.3  # a rewrite from scratch: idioms at most
         assert page.locator("#replay-score").inner_text().startswith("1.00 of ")
         assert page.locator("#agreements tbody tr").count() >= 3
         page.goto((round_robin / "site/index.html").resolve().as_uri())

@@ -36,7 +36,8 @@ from typing import Any
 from harness.config import Job
 from harness.games.base import GameSpec
 from harness.report.similarity.behaviour import BehaviourMatch, compare_games
-from harness.report.similarity.code import CodeMatch, Fingerprints, compare_all, every_kgram, fingerprint
+from harness.report.similarity.code import (MIN_FINGERPRINTS, CodeMatch, Fingerprints, compare_all, every_kgram,
+                                            fingerprint, own_prints)
 from harness.report.similarity.cuts import TOKEN_CUT, Cut, Group, groups, learn
 from harness.submission import SubmissionError, read_submission
 from harness.tournament.job import login_of
@@ -215,7 +216,16 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
 
     def code_of(a: str, b: str, pair: Pair) -> Pair:
         key = (a, b) if a < b else (b, a)
-        pair.set_code(tokens.get(key), trees.get(key))
+        token, tree = tokens.get(key), trees.get(key)
+        if pair.reference is not None:
+            # A copy of a shipped player is a submission whose own code is mostly the player's:
+            # the share of the submission's code, not of the smaller (the random player's seven
+            # lines are in every bot that lists the free cells).
+            token, tree = (None if m is None else
+                           CodeMatch(m.shared, own, min(1.0, m.shared / max(own, MIN_FINGERPRINTS)))
+                           for m, own in ((token, own_prints(prints[a], given)),
+                                          (tree, own_prints(prints[a], given, "tree"))))
+        pair.set_code(token, tree)
         pair.cut = cut
         return pair
 

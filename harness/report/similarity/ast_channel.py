@@ -358,12 +358,13 @@ def _unused_parameters(facts: _Facts) -> dict[str, list[int]]:
     return out
 
 
-def _dead(facts: _Facts, name: str, at_module: bool) -> bool:
-    """A function nothing names: dead if it is defined at module level (the bot interface is a
-    class's methods) or private."""
-    if name in facts.named or name.startswith("__"):
-        return False
-    return at_module or name.startswith("_")
+def _dead(facts: _Facts, name: str) -> bool:
+    """A private function (``_x``) nothing names. A public one stays even if nothing calls it:
+    the harness calls the interface's methods, and a function copied but left unused is copied
+    all the same (a merge of two bots keeps helpers of both); an added unused function is a unit
+    of its own, so it breaks no k-gram of the copied code and, the copy being the larger, does
+    not lower the containment."""
+    return name not in facts.named and name.startswith("_") and not name.startswith("__")
 
 
 class _Writer:
@@ -381,7 +382,7 @@ class _Writer:
         rest: list[ast.stmt] = []
         for stmt in body:
             if isinstance(stmt, _FUNCS):
-                if not _dead(self.facts, stmt.name, at_module):
+                if not _dead(self.facts, stmt.name):
                     self._unit([stmt])
             elif isinstance(stmt, ast.ClassDef):
                 self._scope(stmt.body, at_module=False)
