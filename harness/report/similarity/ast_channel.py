@@ -45,6 +45,7 @@ from dataclasses import dataclass
 K = 12  # tree tokens in a k-gram: a statement such as ``x = x + 1`` is about eight
 WINDOW = 6
 SALT = b"tree:"  # so a tree k-gram never has a token k-gram's hash (both go into one ``given`` set)
+_TREE = zlib.crc32(SALT)
 MAX_NODES = 200_000
 
 _BUILTINS = frozenset(dir(builtins))
@@ -495,7 +496,9 @@ def unit_hashes(unit: Unit) -> list[tuple[int, int]]:
         if code is None:
             code = _IDS[word] = zlib.crc32(SALT + word.encode())
         ids.append(code)
-    return [(hash(("tree", *ids[i:i + K])), i) for i in range(len(ids) - K + 1)]
+    # A tuple of ints hashes the same in every process (a str would not: PYTHONHASHSEED), so
+    # fingerprints made in a worker or a child process match the parent's given code.
+    return [(hash((_TREE, *ids[i:i + K])), i) for i in range(len(ids) - K + 1)]
 
 
 def tree_kgrams(files: Iterable[tuple[str, str]]) -> Iterable[tuple[str, Unit, list[tuple[int, int]]]]:
