@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from harness.games import get_game  # noqa: E402
 from harness.report.similarity import compare, given_code  # noqa: E402
-from tests.report.copier import rewrite, splice  # noqa: E402
+from tests.report.copier import forget_dead_code, rewrite, splice  # noqa: E402
 
 POPULATION = ROOT / "bench" / "similarity_population"
 SAMPLES = ROOT / "submissions" / "blokovanie"
@@ -74,6 +74,7 @@ def change_a_constant(source: str, rng: random.Random) -> str | None:
 def population(seed: int) -> tuple[dict[str, str], set[frozenset[str]], dict[str, str]]:
     """(name -> source, the true pairs, name -> how it was made) for one draw."""
     rng = random.Random(seed)
+    forget_dead_code()  # each draw the same whichever draws ran before it
     bots = originals()
     names = sorted(bots)
     order = names[:]

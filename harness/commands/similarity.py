@@ -28,7 +28,7 @@ from harness.tournament.store import StoreError, open_readonly
 
 COLUMNS = ("job", "a", "b", "score", "code", "behaviour", "suspicious", "shared_fingerprints", "positions",
            "same_moves", "replay", "replayed_positions", "flagged_by", "tokens", "tree", "tree_shared", "reference",
-           "group")  # the JSON's keys, in its order (a test checks they are the same)
+           "group", "explained")  # the JSON's keys, in its order (a test checks they are the same)
 
 
 def squeeze(name: str, room: int) -> str:
@@ -69,6 +69,8 @@ def table(job: Job, result: Similarity, top: int) -> str:
         flag = "+".join(c for c, f in (("code", p.code_flag), ("play", p.behaviour_flag), ("ask", p.replay_flag))
                         if f)
         group = f" g{p.group}" if p.group is not None else ""
+        if p.explained is not None and not flag and max(p.code, p.behaviour or 0.0) >= BEHAVIOUR_THRESHOLD:
+            flag = "(given)"  # alike only as given or trivial strategies are (a note says which)
         rows.append(cut(f"{n:>3} {squeeze(p.a, 19):<19} {squeeze(p.b, 19):<19} {p.score:>5.2f} {p.code:>4.2f} "
                         f"{behaviour:>4} {replay:>4} {min(p.positions, 9999):>4} {flag}{group}", 80))
     if len(shown) < len(result.pairs):

@@ -110,20 +110,34 @@ def dead_function(salt: str) -> str:
     dead function, or one grammar's, in every copy would be code the copies share)."""
     if salt == "q":
         return DEAD
-    import bisect, calendar, colorsys, difflib, fractions, heapq, inspect, shlex, statistics, textwrap
+    import bisect, calendar, difflib, fractions, heapq, inspect, shlex, statistics, textwrap
     import fnmatch, ipaddress, string
     pool = []
-    for module in (bisect, calendar, colorsys, difflib, fractions, heapq, shlex, statistics, textwrap, fnmatch,
+    # (not colorsys: its rgb_to_hsv and rgb_to_hls are near copies of each other)
+    for module in (bisect, calendar, difflib, fractions, heapq, shlex, statistics, textwrap, fnmatch,
                    ipaddress, string):
         for name, f in sorted(inspect.getmembers(module, inspect.isfunction)):
-            if f.__module__ == module.__name__:
+            if f.__module__ == module.__name__ and not name.startswith("_"):
                 try:
                     text = textwrap.dedent(inspect.getsource(f))
                 except (OSError, TypeError):
                     continue
                 if 5 <= text.count("\n") <= 40 and not text.startswith("@"):
                     pool.append(text)
-    return random.Random(salt).choice(pool)
+    rng = random.Random(salt)
+    choice = rng.randrange(len(pool))
+    while choice in _TAKEN and len(_TAKEN) < len(pool):  # copiers don't pick the same dead code
+        choice = rng.randrange(len(pool))
+    _TAKEN.add(choice)
+    return pool[choice]
+
+
+_TAKEN: set[int] = set()  # dead functions already added (reset by a new population: forget_dead_code())
+
+
+def forget_dead_code() -> None:
+    """Start a new population: any dead function may be picked again."""
+    _TAKEN.clear()
 
 
 def disguise(source: str, salt: str = "q") -> str:

@@ -115,7 +115,7 @@ def test_every_rewrite_at_once_is_flagged_where_the_tokens_alone_miss_it() -> No
     flagged = {(p.a, p.b) for p in result.suspicious}
     assert flagged == {(n, n + "#copy") for n in REFERENCES + INDEPENDENT}
     copies = [p for p in result.pairs if p.suspicious]
-    assert all(p.tree >= 0.7 for p in copies)
+    assert all(p.tree >= 0.6 for p in copies)
     assert sum(p.tokens < 0.6 for p in copies) >= 5  # what the token channel alone would have missed
     assert max(p.tree for p in result.pairs if not p.suspicious) < 0.35
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from harness.config import Job
 from harness.games.base import GameSpec
+from harness.report.similarity import ast_channel
 from harness.report.similarity.behaviour import BehaviourMatch, compare_games
 from harness.report.similarity.code import (MIN_FINGERPRINTS, CodeMatch, Fingerprints, compare_all, every_kgram,
                                             fingerprint, own_prints)
@@ -46,6 +47,7 @@ CODE_THRESHOLD = TOKEN_CUT  # the token channel's cut; the tree channel's is lea
 CODE_MIN_SHARED = 8  # fewer shared fingerprints (about 8 lines) are no evidence, whatever the share
 BEHAVIOUR_THRESHOLD = 0.9
 BEHAVIOUR_MIN_POSITIONS = 20
+TRIVIAL = 12  # syntax-tree fingerprints of its own (about eight lines): fewer is a trivial strategy
 ARCHIVE = "archive/"  # the prefix of an earlier submission's name
 REFERENCE = "reference/"  # the prefix of a shipped reference player's name (a source, not a submission)
 
@@ -56,12 +58,15 @@ class Pair:
 
     a: str
     b: str
-    code: float = 0.0  # the larger of the two code channels
+    code: float = 0.0  # the syntax-tree channel's score (the token channel's where a file does not parse)
     shared: int = 0  # token fingerprints in common (not given code)
     tokens: float = 0.0  # the token channel's score
     tree: float = 0.0  # the syntax-tree channel's score
     tree_shared: int = 0
     reference: str | None = None  # b is this shipped reference player
+    explained: str | None = None  # why the same moves are no evidence (trivial strategies, given play)
+    trivial: bool = False  # both are a few lines of their own: alike code is what anyone writes
+    parsed: bool = True  # both parse: the tree channel decides; else the token channel does
     group: int | None = None  # the group (1, 2, ...) of submissions sharing code that a is in
     cut: Cut = field(default_factory=Cut, repr=False)
     behaviour: float | None = None
@@ -71,22 +76,30 @@ class Pair:
     replay: float | None = None  # --replay: the share of the other's positions where one made its move
     replayed: int = 0  # positions asked and answered, both ways
 
-    def set_code(self, token: CodeMatch | None, tree: CodeMatch | None) -> None:
+    def set_code(self, token: CodeMatch | None, tree: CodeMatch | None, parsed: bool = True) -> None:
         if token is not None:
             self.tokens, self.shared = token.score, token.shared
         if tree is not None:
             self.tree, self.tree_shared = tree.score, tree.shared
-        self.code = max(self.tokens, self.tree)
+        self.parsed = parsed
+        self.code = self.tree if parsed else self.tokens
 
     @property
     def code_flag(self) -> bool:
-        return ((self.tokens >= self.cut.token and self.shared >= CODE_MIN_SHARED)
-                or (self.tree >= self.cut.tree and self.tree_shared >= CODE_MIN_SHARED))
+        """The syntax-tree channel decides where both submissions parse: it sees every copy the
+        token channel sees and more, and a large bot's idioms raise the token containment of a
+        small one (the benchmark's one false alarm of the token channel). The token channel
+        decides for a file that does not parse (it only needs to tokenise)."""
+        if self.trivial:
+            return False
+        if self.parsed:
+            return self.tree >= self.cut.tree and self.tree_shared >= CODE_MIN_SHARED
+        return self.tokens >= self.cut.token and self.shared >= CODE_MIN_SHARED
 
     @property
     def behaviour_flag(self) -> bool:
         return (self.behaviour is not None and self.behaviour >= BEHAVIOUR_THRESHOLD
-                and self.positions >= BEHAVIOUR_MIN_POSITIONS)
+                and self.positions >= BEHAVIOUR_MIN_POSITIONS and self.explained is None)
 
     @property
     def replay_flag(self) -> bool:
@@ -115,7 +128,7 @@ class Pair:
                 "flagged_by": [c for c, f in (("code", self.code_flag), ("behaviour", self.behaviour_flag),
                                               ("replay", self.replay_flag)) if f],
                 "tokens": round(self.tokens, 4), "tree": round(self.tree, 4), "tree_shared": self.tree_shared,
-                "reference": self.reference, "group": self.group}
+                "reference": self.reference, "group": self.group, "explained": self.explained}
 
     def describe_reference(self) -> str:
         """``xnovak: copy of reference player `strong`, 0.97 (code)``."""
@@ -190,7 +203,7 @@ def fingerprint_all(files: Mapping[str, list[tuple[str, bytes]]]) -> dict[str, F
 def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
             records: Iterable[tuple[str, Any]] = (), *, archived: Iterable[str] = (),
             references: Mapping[str, Iterable[tuple[str, bytes]]] | None = None,
-            played_as: Mapping[str, str] | None = None) -> Similarity:
+            played_as: Mapping[str, str] | None = None, given_play: set[int] | None = None) -> Similarity:
     """Both channels over ``sources`` (name -> its .py files) and stored ``records`` (key, GameRecord).
 
     Names in ``archived`` (earlier years) are compared with the others, not among themselves.
@@ -198,7 +211,11 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
     with each (rows ``b`` = ``reference/<name>``), and they are not compared with each other;
     ``played_as`` maps a reference's name to its login in the stored games, so its play is
     compared too and a position where a submission moved as the reference did is no evidence
-    between two submissions.
+    between two submissions. ``given_play`` holds the template's statements that draw from the
+    seeded ``random`` (:func:`given_choices`): two bots that both draw from it (the template's
+    draw or their own), or two trivial strategies (fewer than :data:`TRIVIAL` own fingerprints),
+    make the same moves without copying, so their agreement in play is explained, not flagged;
+    two trivial strategies' alike code is not flagged either.
     """
     files = {name: list(fs) for name, fs in sources.items()}
     refs = {REFERENCE + name: list(fs) for name, fs in (references or {}).items()}
@@ -225,7 +242,7 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
                            CodeMatch(m.shared, own, min(1.0, m.shared / max(own, MIN_FINGERPRINTS)))
                            for m, own in ((token, own_prints(prints[a], given)),
                                           (tree, own_prints(prints[a], given, "tree"))))
-        pair.set_code(token, tree)
+        pair.set_code(token, tree, prints[a].parsed and prints[b].parsed)
         pair.cut = cut
         return pair
 
@@ -243,12 +260,17 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
     name_of = {login: name for name, login in login_of.items()}
     behaviour = compare_games(counted(), current + list(name_of), examples=shown, given=set(name_of))
     behaviour = {(name_of.get(a, a), name_of.get(b, b)): m for (a, b), m in behaviour.items()}
+    kind = {name: _play(prints[name], given_play or set()) for name in files}
+    small = {name for name in files if prints[name].parsed and own_prints(prints[name], given, "tree") < TRIVIAL}
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:] + sorted(refs):
             if (a in old and b in old) or (b in refs and a in old):
                 continue
             pair = code_of(a, b, Pair(a, b, reference=b[len(REFERENCE):] if b in refs else None))
+            if b in kind:
+                pair.trivial = a in small and b in small
+                pair.explained = _explained(kind[a], kind[b], pair.trivial)
             match = behaviour.get((a, b)) or behaviour.get((b, a))
             if match is not None:
                 pair.behaviour, pair.positions, pair.same, pair.match = match.score, match.compared, match.same, match
@@ -259,10 +281,56 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
         if pair.reference is None and pair.code_flag and pair.a in member:
             pair.group = member[pair.a]
     notes += [f"group {n}: {g.describe()}" for n, g in enumerate(found, start=1)]
+    alike = [p for p in pairs if p.explained is not None and (p.behaviour or 0.0) >= BEHAVIOUR_THRESHOLD
+             and p.positions >= BEHAVIOUR_MIN_POSITIONS]
+    if alike:
+        shown = ", ".join(f"{p.a}/{p.b}" for p in alike[:6]) + (" ..." if len(alike) > 6 else "")
+        notes.append(f"{len(alike)} pairs play alike only as given or trivial strategies do (not flagged): {shown}")
+    notes += [f"{name}: a trivial strategy (a few lines of its own{', drawing from random' if kind[name] else ''})"
+              for name in sorted(small) if name not in old]
     pairs.sort(key=lambda p: p.rank_key)
     notes += [p.describe_reference() for p in pairs if p.reference is not None and p.suspicious]
     return Similarity(pairs, prints, given, {n: dict(fs) for n, fs in {**files, **refs}.items()}, notes, seen,
                       cut, found)
+
+
+GIVEN_CHOICE = "the template's seeded random move choice"
+RANDOM_DRAW = "draws from the seeded random"
+
+
+def _play(prints: Fingerprints, given_play: set[int]) -> str | None:
+    """How a bot's moves may agree with another's without any copying: it keeps the template's
+    seeded random draw, or it draws from ``random`` (seeded per game: two bots drawing the same
+    way from the same list draw the same moves). None for a bot that draws nothing."""
+    if prints.drawing & given_play:
+        return GIVEN_CHOICE
+    return RANDOM_DRAW if prints.drawing else None
+
+
+def _explained(a: str | None, b: str | None, trivial: bool) -> str | None:
+    """Why two bots' same moves are no evidence, if they are not."""
+    if a == b == GIVEN_CHOICE:
+        return f"both keep {GIVEN_CHOICE}"
+    if a is not None and b is not None:
+        return "both draw their moves from the seeded random (the same draws give the same moves)"
+    if trivial:
+        return "both are trivial strategies (a few lines of their own)"
+    return None
+
+
+def given_choices(game: GameSpec) -> set[int]:
+    """The course template's statements that draw from ``random`` (its move choice), each whole:
+    a bot that keeps one plays the template's seeded random choice wherever it falls back to it."""
+    folder = game.submission.template_dir
+    if folder is None or not folder.is_dir():
+        return set()
+    out: set[int] = set()
+    for _name, data in _files_under(folder):
+        try:
+            out |= ast_channel.canonical(data.decode("utf-8", errors="replace"))[1]
+        except ValueError:
+            continue
+    return out
 
 
 def reference_sources(job: Job) -> tuple[dict[str, list[tuple[str, bytes]]], dict[str, str]]:
@@ -308,7 +376,7 @@ def job_similarity(job: Job, records: Iterable[tuple[str, Any]] = ()) -> Similar
     sources, archived, notes = job_sources(job)
     references, played = reference_sources(job)
     result = compare(sources, given_code(job.spec, job.similarity.exclude), records, archived=archived,
-                     references=references, played_as=played)
+                     references=references, played_as=played, given_play=given_choices(job.spec))
     result.notes[:0] = notes
     return result
 

@@ -77,6 +77,7 @@ class _Facts(ast.NodeVisitor):
         self.defined: set[str] = set()  # names the file binds
         self.attributes: set[str] = set()  # attributes the file assigns or defines as methods
         self.modules: set[str] = set()
+        self.random_names: set[str] = set()  # ``from random import choice``
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.functions.setdefault(node.name, []).append(node)
@@ -112,6 +113,8 @@ class _Facts(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import | ast.ImportFrom) -> None:
         for alias in node.names:
             self.modules.add((alias.asname or alias.name).split(".")[0])
+        if isinstance(node, ast.ImportFrom) and node.module == "random":
+            self.random_names |= {alias.asname or alias.name for alias in node.names}
 
     visit_ImportFrom = visit_Import
 
@@ -375,6 +378,8 @@ class _Writer:
         self.facts = facts
         self.units: list[Unit] = []
         self.nodes = 0
+        self.drawing: set[int] = set()  # statements that draw from ``random``, each hashed whole
+        self.randoms = {"random"} | facts.random_names
 
     def module(self, tree: ast.Module) -> None:
         self._scope(tree.body, at_module=True)
@@ -407,6 +412,8 @@ class _Writer:
         self._node(stmt, tokens, lines)
         tokens.append(";")
         lines.append(getattr(stmt, "end_lineno", None) or stmt.lineno)
+        if not isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)) and self.randoms & set(tokens):
+            self.drawing.add(_key(tokens))
         return tokens, lines
 
     def _node(self, node: ast.AST, tokens: list[str], lines: list[int]) -> None:
@@ -471,6 +478,13 @@ class _Writer:
 
 def canonical_units(text: str) -> list[Unit]:
     """The canonical token units of one file's source; ``ValueError`` if it does not parse."""
+    return canonical(text)[0]
+
+
+def canonical(text: str) -> tuple[list[Unit], set[int]]:
+    """The canonical token units of one file's source, and its simple statements that draw from
+    ``random`` (the harness seeds it per game), each hashed whole; ``ValueError`` if it does not
+    parse."""
     try:
         tree = ast.parse(text)
         facts = _Facts()
@@ -481,10 +495,15 @@ def canonical_units(text: str) -> list[Unit]:
         writer.module(tree)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise ValueError(f"does not parse ({type(exc).__name__}: {str(exc)[:80]})") from None
-    return writer.units
+    return writer.units, writer.drawing
 
 
 _IDS: dict[str, int] = {}
+
+
+def _key(tokens: Iterable[str]) -> int:
+    """One hash of a whole token sequence: the same in every process."""
+    return hash((_TREE, -1, *(zlib.crc32(SALT + w.encode()) for w in tokens)))
 
 
 def unit_hashes(unit: Unit) -> list[tuple[int, int]]:
@@ -512,4 +531,4 @@ def tree_kgrams(files: Iterable[tuple[str, str]]) -> Iterable[tuple[str, Unit, l
             yield name, unit, unit_hashes(unit)
 
 
-__all__ = ["K", "Unit", "WINDOW", "canonical_units", "tree_kgrams", "unit_hashes"]
+__all__ = ["K", "Unit", "WINDOW", "canonical", "canonical_units", "tree_kgrams", "unit_hashes"]

@@ -58,6 +58,8 @@ class Fingerprints:
     where: dict[int, list[Span]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     tree: dict[int, list[Span]] = field(default_factory=dict)
+    drawing: set[int] = field(default_factory=set)  # statements drawing from the seeded ``random``, hashed
+    parsed: bool = True  # every file parsed: the syntax-tree channel speaks for it
 
     def __len__(self) -> int:
         return len(self.where)
@@ -180,15 +182,18 @@ def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprints:
             tokens, lines = normalised(text)
         except ValueError as exc:
             result.notes.append(f"{name}: {exc}: no fingerprints from this file")
+            result.parsed = False
             continue
         for value, start in winnow(kgram_hashes(tokens)):
             span = Span(name, lines[start], lines[min(start + K, len(lines)) - 1])
             result.where.setdefault(value, []).append(span)
         try:
-            units = ast_channel.canonical_units(text)
+            units, drawing = ast_channel.canonical(text)
         except ValueError as exc:
             result.notes.append(f"{name}: {exc}: no syntax-tree fingerprints from this file")
+            result.parsed = False
             continue
+        result.drawing |= drawing
         for unit in units:
             for value, start in winnow(ast_channel.unit_hashes(unit)):
                 seen = unit.lines[start:start + ast_channel.K]
