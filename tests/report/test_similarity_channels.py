@@ -225,3 +225,19 @@ def test_a_pair_page_shows_bidi_controls_in_code_escaped(tmp_path: Path) -> None
     assert len(pages) == 1
     html = pages[0].read_text()
     assert "\u202e" not in html and "\u2066" not in html and "\\u202e}esle{ \\u2066" in html
+
+
+def test_fingerprints_many_hold_count_as_the_pairwise_loop_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared code is evidence however many hold it; the matrix count of widely held
+    fingerprints equals the pair-by-pair count."""
+    from harness.report.similarity import code
+
+    base = (OWN / "greedy.py").read_text()
+    prints = {f"s{i}": fingerprint([("player.py", rewrite(base, salt=f"w{i}").encode())]) for i in range(24)}
+    prints["other"] = fingerprint([("player.py", (OWN / "scan.py").read_bytes())])
+    for channel in ("where", "tree"):
+        monkeypatch.setattr(code, "WIDE", 10**9)
+        loop = code.compare_all(prints, set(), channel=channel)
+        monkeypatch.setattr(code, "WIDE", 2)
+        matrix = code.compare_all(prints, set(), channel=channel)
+        assert loop == matrix and len(loop) >= 24 * 23 // 2

@@ -87,3 +87,35 @@ def test_streky_samples_on_the_template_are_not_twins_in_real_games(tmp_path: Pa
     assert len(alike) >= 4 and any(p["positions"] >= 20 for p in alike)
     assert all(p["explained"] == "both keep the template's seeded random move choice" for p in alike)
     assert not any(p["suspicious"] for p in rows)
+
+
+def test_moves_a_shipped_player_makes_are_no_evidence_between_students(tmp_path: Path) -> None:
+    """greedy and mimic play exactly as the shipped max_block does (most cells blocked, first on
+    ties). With max_block in the job, where they move as it does is given play: the two are no
+    twins of each other, each is a copy of max_block by its play."""
+    subs = {n: (OWN / f"{n}.py").read_text() for n in ("greedy", "mimic", "fewest", "centre")}
+    for login, text in subs.items():
+        (tmp_path / "subs" / login).mkdir(parents=True)
+        (tmp_path / "subs" / login / "player.py").write_text(text)
+    (tmp_path / "tournaments.yaml").write_text(
+        "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
+        "    reference: [reference_players/blokovanie/max_block.py]\n"
+        "    settings: [{rows: 5, cols: 6}, {rows: 7, cols: 7}, {rows: 6, cols: 9}]\n    games: 1\n    seed: 1\n"
+        "    workers: 2\n")
+    done = harness("run", "rr", "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = harness("similarity", "rr", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    for login in ("greedy", "mimic"):
+        shipped = rows[(login, "reference/max_block")]
+        assert shipped["suspicious"] and shipped["flagged_by"] == ["behaviour"] and shipped["behaviour"] == 1.0
+        assert shipped["positions"] >= 20 and f"{login}: copy of reference player `max_block`, 1.00" in done.stderr
+    # Where max_block sat in the same seat against the same opponent, it moved as they did: those
+    # positions are given play. What is left are the games against max_block itself (no one knows
+    # what max_block would play in its opponent's seat): fewer than 20 positions, so no flag.
+    twins = rows[("greedy", "mimic")]
+    assert not twins["suspicious"] and twins["positions"] < 20
+    assert twins["positions"] < rows[("greedy", "reference/max_block")]["positions"]
+    assert {k for k, p in rows.items() if p["suspicious"]} == {("greedy", "reference/max_block"),
+                                                               ("mimic", "reference/max_block")}

@@ -252,25 +252,31 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
             seen += 1
             yield item
 
-    def shown(a: str, b: str, match: BehaviourMatch) -> bool:
-        """A pair with a page (a suspicious one) shows its agreements."""
-        return code_of(a, b, Pair(a, b, behaviour=match.score, positions=match.compared)).suspicious
-
     login_of = {f"{REFERENCE}{name}": login for name, login in (played_as or {}).items() if REFERENCE + name in refs}
     name_of = {login: name for name, login in login_of.items()}
+
+    def shown(a: str, b: str, match: BehaviourMatch) -> bool:
+        """A pair with a page (a suspicious one) shows its agreements (``a``, ``b``: store logins)."""
+        a, b = name_of.get(a, a), name_of.get(b, b)
+        if a in refs:
+            a, b = b, a
+        pair = Pair(a, b, reference=b[len(REFERENCE):] if b in refs else None, behaviour=match.score,
+                    positions=match.compared)
+        return code_of(a, b, pair).suspicious
+
     behaviour = compare_games(counted(), current + list(name_of), examples=shown, given=set(name_of))
     behaviour = {(name_of.get(a, a), name_of.get(b, b)): m for (a, b), m in behaviour.items()}
-    kind = {name: _play(prints[name], given_play or set()) for name in files}
-    small = {name for name in files if prints[name].parsed and own_prints(prints[name], given, "tree") < TRIVIAL}
+    kind = {name: _play(prints[name], given_play or set()) for name in {**files, **refs}}
+    small = {name for name in {**files, **refs}
+             if prints[name].parsed and own_prints(prints[name], given, "tree") < TRIVIAL}
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:] + sorted(refs):
             if (a in old and b in old) or (b in refs and a in old):
                 continue
             pair = code_of(a, b, Pair(a, b, reference=b[len(REFERENCE):] if b in refs else None))
-            if b in kind:
-                pair.trivial = a in small and b in small
-                pair.explained = _explained(kind[a], kind[b], pair.trivial)
+            pair.trivial = a in small and b in small
+            pair.explained = _explained(kind[a], kind[b], pair.trivial)
             match = behaviour.get((a, b)) or behaviour.get((b, a))
             if match is not None:
                 pair.behaviour, pair.positions, pair.same, pair.match = match.score, match.compared, match.same, match
@@ -287,7 +293,7 @@ def compare(sources: Mapping[str, Iterable[tuple[str, bytes]]], given: set[int],
         shown = ", ".join(f"{p.a}/{p.b}" for p in alike[:6]) + (" ..." if len(alike) > 6 else "")
         notes.append(f"{len(alike)} pairs play alike only as given or trivial strategies do (not flagged): {shown}")
     notes += [f"{name}: a trivial strategy (a few lines of its own{', drawing from random' if kind[name] else ''})"
-              for name in sorted(small) if name not in old]
+              for name in sorted(small) if name in files and name not in old]
     pairs.sort(key=lambda p: p.rank_key)
     notes += [p.describe_reference() for p in pairs if p.reference is not None and p.suspicious]
     return Similarity(pairs, prints, given, {n: dict(fs) for n, fs in {**files, **refs}.items()}, notes, seen,

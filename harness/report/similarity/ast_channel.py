@@ -64,10 +64,6 @@ class Unit:
     lines: tuple[int, ...]
 
 
-def _dump(node: ast.AST) -> str:
-    return ast.dump(node, annotate_fields=False, include_attributes=False)
-
-
 class _Facts(ast.NodeVisitor):
     """What the file defines and names, before it is rewritten."""
 
@@ -229,21 +225,7 @@ class _Canonical(ast.NodeTransformer):
             items = [node.left, *node.comparators][::-1]
             node = ast.copy_location(ast.Compare(items[0], [_FLIP[type(op)]() for op in node.ops[::-1]],
                                                  items[1:]), node)
-        if len(node.ops) == 1 and isinstance(node.ops[0], _SYMMETRIC):
-            left, right = sorted((node.left, node.comparators[0]), key=_dump)
-            node.left, node.comparators = left, [right]
-        return node
-
-    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
-        node = self.generic_visit(node)  # type: ignore[assignment]
-        if isinstance(node.op, _COMMUTATIVE):
-            node.left, node.right = sorted((node.left, node.right), key=_dump)
-        return node
-
-    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
-        node = self.generic_visit(node)  # type: ignore[assignment]
-        node.values = sorted(node.values, key=_dump)
-        return node
+        return node  # the operands of ==, is, ... are put in order when written (_Writer._node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         node = self.generic_visit(node)  # type: ignore[assignment]
@@ -266,6 +248,18 @@ class _Canonical(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
+def _unordered(node: ast.AST) -> list[ast.expr] | None:
+    """The operands of a node whose operand order means nothing (``a == b``, ``a + b``, ``a and
+    b``), else None."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _SYMMETRIC):
+        return [node.left, node.comparators[0]]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _COMMUTATIVE):
+        return [node.left, node.right]
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    return None
+
+
 def _ends(stmt: ast.stmt) -> bool:
     """Control never passes ``stmt``: a return, raise, continue or break, or an if/else whose
     branches all end."""
@@ -286,7 +280,6 @@ def _negated(test: ast.expr) -> ast.expr | None:
         if isinstance(op, ast.LtE):
             return ast.Compare(right, [ast.Lt()], [left])
         if isinstance(op, (ast.NotEq, ast.IsNot)):
-            left, right = sorted((left, right), key=_dump)
             return ast.Compare(left, [ast.Eq() if isinstance(op, ast.NotEq) else ast.Is()], [right])
         if isinstance(op, ast.NotIn):
             return ast.Compare(left, [ast.In()], [right])
@@ -425,6 +418,24 @@ class _Writer:
         lines.append(line)
         if isinstance(node, _FUNCS):
             self._body(node.body, tokens, lines)
+            return
+        unordered = _unordered(node)
+        if unordered is not None:  # operands of ==, +, *, and, or: written in a canonical order
+            parts = []
+            for child in unordered:
+                t: list[str] = []
+                n: list[int] = []
+                self._node(child, t, n)
+                parts.append((t, n))
+            if isinstance(node, ast.Compare):
+                tokens.append(self._label(node.ops[0]))
+                lines.append(line)
+            elif isinstance(node, ast.BinOp):
+                tokens.append(self._label(node.op))
+                lines.append(line)
+            for t, n in sorted(parts, key=lambda p: p[0]):
+                tokens += t
+                lines += n
             return
         for name, value in ast.iter_fields(node):
             if name in ("ctx", "type_comment", "decorator_list", "returns", "type_params"):

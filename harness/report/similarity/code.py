@@ -256,21 +256,48 @@ def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *, channel:
                 index.setdefault(value, []).append(n)
     own = [0] * len(names)
     counts: dict[tuple[int, int], int] = {}
+    wide: list[list[int]] = []  # fingerprints many hold: counted as matrices (their pairs grow as the square)
     for holders in index.values():
         for n in holders:
             own[n] += 1
         if common is not None and len(holders) > common:
             continue
+        if len(holders) > WIDE:
+            wide.append(holders)
+            continue
         for x in range(len(holders)):
             for y in range(x + 1, len(holders)):
                 key = (holders[x], holders[y])
                 counts[key] = counts.get(key, 0) + 1
+    if wide:
+        for (x, y), shared in _wide_pairs(wide, len(names)).items():
+            counts[x, y] = counts.get((x, y), 0) + shared
     out: dict[tuple[str, str], CodeMatch] = {}
     for (x, y), shared in counts.items():
         pair = (names[x], names[y])
         smaller = min(own[x], own[y])
         out[pair] = CodeMatch(shared, smaller, min(1.0, shared / max(smaller, MIN_FINGERPRINTS)))
     return out
+
+
+WIDE = 16  # holders from which a fingerprint's pairs are counted with numpy
+
+
+def _wide_pairs(wide: list[list[int]], n: int) -> dict[tuple[int, int], int]:
+    """Shared counts of every pair (x < y) over fingerprints each held by many: the incidence
+    matrix times its transpose, a block of fingerprints at a time (memory stays a few MB)."""
+    import numpy as np
+
+    total = np.zeros((n, n), dtype=np.float64)
+    block = 2048
+    for start in range(0, len(wide), block):
+        part = wide[start:start + block]
+        m = np.zeros((len(part), n), dtype=np.float32)
+        for row, holders in enumerate(part):
+            m[row, holders] = 1.0
+        total += m.T @ m
+    xs, ys = np.nonzero(np.triu(total, 1))
+    return {(int(x), int(y)): int(round(total[x, y])) for x, y in zip(xs, ys)}
 
 
 def own_prints(prints: Fingerprints, given: set[int], channel: str = "where") -> int:
