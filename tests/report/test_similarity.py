@@ -106,7 +106,8 @@ def round_robin(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (root / "subs" / name / "player.py").write_bytes((OWN / f"{name}.py").read_bytes())
     for name in ("scan", "greedy"):
         (root / "subs" / f"{name}_copy").mkdir()
-        (root / "subs" / f"{name}_copy" / "player.py").write_text(disguise((OWN / f"{name}.py").read_text()))
+        # each copier adds dead code of its own (one dead function in both would be code they share)
+        (root / "subs" / f"{name}_copy" / "player.py").write_text(disguise((OWN / f"{name}.py").read_text(), salt=name[0]))
     (root / "tournaments.yaml").write_text(
         "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
         "    settings: [{rows: 5, cols: 6}, {rows: 7, cols: 7}, {rows: 6, cols: 9}]\n    games: 1\n    seed: 1\n"
@@ -213,6 +214,9 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         page.get_by_role("link", name="similar submissions").click()
         page.locator("#similar-pairs a", has_text="scan_copy").first.click()
         assert page.locator("pre.listing .hit").count() >= 10  # matching lines highlighted on both sides
+        # each replay link opens its game at the position (#ply), whichever pair wrote the replay
+        ply = page.locator("#agreements tbody tr td").first.inner_text()
+        assert page.locator("#agreements a").first.get_attribute("href").endswith(f".html#{ply}")
         page.locator("#agreements a").first.click()
         page.wait_for_selector("#board", timeout=30_000)
         assert page.locator("#slider").count() == 1
