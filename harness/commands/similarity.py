@@ -71,7 +71,8 @@ def table(job: Job, result: Similarity, top: int) -> str:
         group = f" g{p.group}" if p.group is not None else ""
         if p.explained is not None and not flag and max(p.code, p.behaviour or 0.0) >= BEHAVIOUR_THRESHOLD:
             flag = "(given)"  # alike only as given or trivial strategies are (a note says which)
-        rows.append(cut(f"{n:>3} {squeeze(p.a, 19):<19} {squeeze(p.b, 19):<19} {p.score:>5.2f} {p.code:>4.2f} "
+        b = f"ref:{p.reference}" if p.reference is not None else p.b  # a shipped player, shorter
+        rows.append(cut(f"{n:>3} {squeeze(p.a, 19):<19} {squeeze(b, 19):<19} {p.score:>5.2f} {p.code:>4.2f} "
                         f"{behaviour:>4} {replay:>4} {min(p.positions, 9999):>4} {flag}{group}", 80))
     if len(shown) < len(result.pairs):
         rows.append(f"    ... {len(result.pairs) - len(shown)} more pairs (--top N, or --format json|csv for all)")
