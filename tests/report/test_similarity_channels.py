@@ -241,3 +241,20 @@ def test_fingerprints_many_hold_count_as_the_pairwise_loop_counts(monkeypatch: p
         monkeypatch.setattr(code, "WIDE", 2)
         matrix = code.compare_all(prints, set(), channel=channel)
         assert loop == matrix and len(loop) >= 24 * 23 // 2
+
+
+def test_check_names_a_copy_of_a_shipped_player(tmp_path: Path) -> None:
+    """``harness check`` on a copy of the shipped ``max_block`` (its docstring changed) says so,
+    in its text and in ``--json``'s notes; on a bot of its own it says nothing of the kind."""
+    copied = (REPO / "reference_players/blokovanie/max_block.py").read_text().replace(
+        'BLOKOVANIE reference player "max_block"', "My own Blokovanie bot")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "player.py").write_text(copied)
+    done = harness("check", "blokovanie", "mine", "--games", "1", cwd=tmp_path)
+    assert "note: copy of reference player `max_block`, 1.00 of its own code" in done.stdout, done.stdout
+    report = json.loads(harness("check", "blokovanie", "mine", "--games", "1", "--json", cwd=tmp_path).stdout)
+    assert any("copy of reference player `max_block`" in n for n in report["notes"])
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "player.py").write_text((OWN / "fewest.py").read_text())
+    done = harness("check", "blokovanie", "own", "--games", "1", cwd=tmp_path)
+    assert "copy of reference player" not in done.stdout and "Static checks" in done.stdout

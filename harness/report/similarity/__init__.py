@@ -387,6 +387,14 @@ def job_similarity(job: Job, records: Iterable[tuple[str, Any]] = ()) -> Similar
     return result
 
 
+def shipped_copies(game: GameSpec, files: Iterable[tuple[str, bytes]]) -> list[Pair]:
+    """The shipped reference players of ``game`` that the bot ``files`` is a copy of (flagged
+    rows, most alike first): what ``harness check`` tells whoever checks a bot."""
+    references = {name: list(_files_under(path)) for name, path in game.reference_players.items()}
+    result = compare({"this bot": list(files)}, given_code(game), references=references)
+    return [p for p in result.pairs if p.reference is not None and p.code_flag]
+
+
 def job_replay(job: Job, result: Similarity, records: Iterable[tuple[str, Any]]) -> None:
     """``--replay``: positions one bot met asked of the other, for the job's pairs (all of a small
     job, else the likeliest), if its game's bots can be asked any position (see :mod:`.replay`)."""
@@ -409,4 +417,5 @@ def job_replay(job: Job, result: Similarity, records: Iterable[tuple[str, Any]])
 
 
 __all__ = ["BEHAVIOUR_MIN_POSITIONS", "BEHAVIOUR_THRESHOLD", "CODE_MIN_SHARED", "CODE_THRESHOLD", "REFERENCE", "Pair",
-           "Similarity", "compare", "given_code", "job_replay", "job_similarity", "job_sources", "reference_sources"]
+           "Similarity", "compare", "given_code", "job_replay", "job_similarity", "job_sources", "reference_sources",
+           "shipped_copies"]
