@@ -13,9 +13,13 @@ document fingerprinting", SIGMOD 2003), over Python's own :mod:`tokenize`:
   rightmost of equal ones): any run of at least ``K + WINDOW - 1`` matching tokens shares a
   fingerprint, and a file keeps about ``2 / (WINDOW + 1)`` of its k-grams.
 
-Source is only tokenised, never parsed or compiled, and each file is capped at
-:data:`MAX_FILE_BYTES` and :data:`MAX_TOKENS`: a student's file cannot make the harness spend
-more than linear time on it. A file that does not tokenise has no fingerprints, with a note.
+Here the source is only tokenised; :func:`fingerprint` also hands it to the syntax-tree channel
+(:mod:`.ast_channel`: parsed with :func:`ast.parse`, never compiled or run). Each file is capped
+at :data:`MAX_FILE_BYTES`, :data:`MAX_TOKENS` and ``ast_channel.MAX_NODES``. A file that does not
+tokenise has no fingerprints, one that does not parse no tree fingerprints, with a note.
+:func:`fingerprint` is a pure function of ``(name, bytes)`` pairs returning plain, picklable
+data (hashes of int tuples: the same in every process), so it can run in a worker or a capped
+child process.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ pairs: the median of every pair's score plus :data:`Z` robust standard deviation
 median absolute deviation), which copies hardly move, as long as fewer than half the pairs are
 copies; never under :data:`TREE_FLOOR` (a course whose bots share nothing still needs a real
 overlap) and never over :data:`TREE_CEILING` (a population of near-copies cannot hide them by
-raising its own median). The token channel keeps its fixed cut (:data:`TOKEN_CUT`).
+raising its own median). The token channel keeps its fixed cut (:data:`TOKEN_CUT`); it decides
+only for a file that does not parse (see ``Pair.code_flag``).
 
 **Groups.** Code shared by many submissions but absent from the given code is not an idiom: a
 solution passed round a class is the widest copying there is. Submissions joined by flagged code
