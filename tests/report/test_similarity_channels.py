@@ -258,3 +258,15 @@ def test_check_names_a_copy_of_a_shipped_player(tmp_path: Path) -> None:
     (tmp_path / "own" / "player.py").write_text((OWN / "fewest.py").read_text())
     done = harness("check", "blokovanie", "own", "--games", "1", cwd=tmp_path)
     assert "copy of reference player" not in done.stdout and "Static checks" in done.stdout
+
+
+def test_a_file_built_to_break_the_parser_costs_a_note_not_a_crash() -> None:
+    """A student's file is the adversary: a chain too deep for the parser, nesting the writer
+    would recurse into, lambdas stacked past the recursion limit. Each gets its token
+    fingerprints and a note; nothing raises."""
+    deep = ("x = " + "+".join(["a"] * 29000) + "\n").encode()
+    lambdas = ("f = " + "lambda: " * 500 + "0\n").encode()
+    for data in (deep, lambdas):
+        prints = fingerprint([("player.py", data)])
+        assert not prints.parsed and "no syntax-tree fingerprints" in prints.notes[0] and not prints.tree
+        assert prints.where  # the token channel still speaks for it
