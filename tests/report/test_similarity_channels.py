@@ -270,3 +270,18 @@ def test_a_file_built_to_break_the_parser_costs_a_note_not_a_crash() -> None:
         prints = fingerprint([("player.py", data)])
         assert not prints.parsed and "no syntax-tree fingerprints" in prints.notes[0] and not prints.tree
         assert prints.where  # the token channel still speaks for it
+
+
+def test_the_held_out_benchmark_meets_the_issues_bar_on_one_draw() -> None:
+    """``bench/bench_similarity_quality.py``'s first draw (20 independent bots, 12 disguised
+    copies): at least 12 of the 13 true pairs flagged, at most 1 of the 483 others."""
+    sys.path.insert(0, str(REPO / "bench"))
+    try:
+        from bench_similarity_quality import harness_scores, population
+    finally:
+        sys.path.remove(str(REPO / "bench"))
+    bots, true, _how = population(1)
+    scores, _cut = harness_scores(bots)
+    assert len(scores) == 496 and len(true) == 13
+    assert sum(1 for k in true if scores[k][1]) >= 12
+    assert sum(1 for k, (_, flag) in scores.items() if flag and k not in true) <= 1
