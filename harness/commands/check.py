@@ -310,6 +310,20 @@ def run_battery(game: GameSpec, submission: Any, login: str, limits: Limits, say
     return result
 
 
+def shipped_copy_lines(report: CheckReport, game: GameSpec, submission: Submission) -> list[str]:
+    """A note (also in ``--json``'s notes) when the bot is a copy of a shipped reference player:
+    ``harness similarity`` reports it to the instructor as one (docs/similarity.md)."""
+    from harness.report.similarity import shipped_copies
+
+    out = []
+    for pair in shipped_copies(game, submission.python_files()):
+        note = (f"copy of reference player `{pair.reference}`, {pair.code:.2f} of its own code: "
+                f"`harness similarity` reports it to the instructor")
+        report.notes.append(note)
+        out.append(f"  note: {note}")
+    return out
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     login, submission = read_bot(args.player, game)
@@ -366,6 +380,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for note in report.notes:
         say(f"  note: {note}")
     for text in code_rules_lines(report, game, submission, job.waive.get(login, ()) if job is not None else ()):
+        say(text)
+    for text in shipped_copy_lines(report, game, submission):
         say(text)
     workers = args.workers or os.cpu_count() or 1
     if report.static_ok:

@@ -20,14 +20,25 @@ from typing import Any
 
 from harness.commands._jobs import add_config, jobs_of, output_folder
 from harness.config import Job
-from harness.report.similarity import (BEHAVIOUR_MIN_POSITIONS, BEHAVIOUR_THRESHOLD, CODE_MIN_SHARED,
-                                       CODE_THRESHOLD, Similarity, job_replay, job_similarity)
+from harness.report.similarity import (BEHAVIOUR_MIN_POSITIONS, BEHAVIOUR_THRESHOLD, CODE_MIN_SHARED, Similarity,
+                                       job_replay, job_similarity)
 from harness.terminal import cut
 from harness.text import cell, line
 from harness.tournament.store import StoreError, open_readonly
 
-COLUMNS = ("job", "a", "b", "code", "behaviour", "suspicious", "shared_fingerprints", "positions", "same_moves",
-           "replay", "replayed_positions")
+COLUMNS = ("job", "a", "b", "score", "code", "behaviour", "suspicious", "shared_fingerprints", "positions",
+           "same_moves", "replay", "replayed_positions", "flagged_by", "tokens", "tree", "tree_shared", "reference",
+           "group", "explained")  # the JSON's keys, in its order (a test checks they are the same)
+
+
+def squeeze(name: str, room: int) -> str:
+    """``name`` in ``room`` columns, its start and its end kept: logins that differ only at the
+    end (``student_2024_team_a1`` and ``..._a2``) stay distinguishable."""
+    name = line(name)
+    if len(name) <= room:
+        return name
+    tail = (room - 1) // 2
+    return name[:room - 1 - tail] + "~" + name[-tail:]
 
 
 def analyse(job: Job, replay: bool = False) -> Similarity:
@@ -45,24 +56,30 @@ def analyse(job: Job, replay: bool = False) -> Similarity:
 
 
 def table(job: Job, result: Similarity, top: int) -> str:
-    """The ranked pairs in 80 columns: every suspicious pair, then the next most alike."""
+    """The ranked pairs in 80 columns: every suspicious pair, then the next most alike, ordered by
+    ``score`` (the largest of code, behaviour and replay, all shown)."""
     shown = result.suspicious + [p for p in result.pairs if not p.suspicious][:max(0, top - len(result.suspicious))]
-    head = (f"{job.name}: {len(result.pairs)} pairs of {len(result.prints)} submissions, "
+    head = (f"{job.name}: {len(result.pairs)} pairs of {len(result.prints)} submissions and shipped players, "
             f"{len(result.suspicious)} suspicious; {result.games} stored games read")
-    rows = [cut(head, 80), f"{'#':>3}  {'a':<22} {'b':<22} {'code':>5} {'behav':>5} {'pos':>5}  flag"]
+    rows = [cut(head, 80), f"{'#':>3} {'a':<19} {'b':<19} {'score':>5} {'code':>4} {'play':>4} {'ask':>4} "
+                           f"{'pos':>4} flag"]
     for n, p in enumerate(shown, start=1):
         behaviour = "-" if p.behaviour is None else f"{p.behaviour:.2f}"
-        flag = cut("+".join(c for c, f in (("code", p.code_flag), ("play", p.behaviour_flag), ("ask", p.replay_flag))
-                            if f), 10)
-        rows.append(f"{n:>3}  {cut(line(p.a), 22):<22} {cut(line(p.b), 22):<22} {p.code:>5.2f} {behaviour:>5} "
-                    f"{p.positions:>5}  {flag}")
+        replay = "-" if p.replay is None else f"{p.replay:.2f}"
+        flag = "+".join(c for c, f in (("code", p.code_flag), ("play", p.behaviour_flag), ("ask", p.replay_flag))
+                        if f)
+        group = f" g{p.group}" if p.group is not None else ""
+        if p.explained is not None and not flag and max(p.code, p.behaviour or 0.0) >= BEHAVIOUR_THRESHOLD:
+            flag = "(given)"  # alike only as given or trivial strategies are (a note says which)
+        b = f"ref:{p.reference}" if p.reference is not None else p.b  # a shipped player, shorter
+        rows.append(cut(f"{n:>3} {squeeze(p.a, 19):<19} {squeeze(b, 19):<19} {p.score:>5.2f} {p.code:>4.2f} "
+                        f"{behaviour:>4} {replay:>4} {min(p.positions, 9999):>4} {flag}{group}", 80))
     if len(shown) < len(result.pairs):
-        rows.append(f"     ... {len(result.pairs) - len(shown)} more pairs (--top N, or --format json|csv for all)")
-    rows.append(f"suspicious: code >= {CODE_THRESHOLD} with >= {CODE_MIN_SHARED} shared fingerprints, or the "
-                f"same move")
-    rows.append(f"  in >= {BEHAVIOUR_THRESHOLD * 100:.0f} % of >= {BEHAVIOUR_MIN_POSITIONS} positions both met "
-                f"(docs/similarity.md).")
-    rows.append("  Evidence for a conversation with the students, not a verdict.")
+        rows.append(f"    ... {len(result.pairs) - len(shown)} more pairs (--top N, or --format json|csv for all)")
+    rows += textwrap.wrap(f"suspicious: code (tokens >= {result.cut.token} or {result.cut.describe()}, with >= "
+                          f"{CODE_MIN_SHARED} shared fingerprints), or the same move in >= "
+                          f"{BEHAVIOUR_THRESHOLD * 100:.0f} % of >= {BEHAVIOUR_MIN_POSITIONS} positions both met "
+                          f"(docs/similarity.md). Evidence for a conversation with the students, not a verdict.", 80)
     for note in result.notes:
         rows += textwrap.wrap(line(note), 80, initial_indent="note: ", subsequent_indent="  ")
     return "\n".join(rows)
@@ -78,6 +95,10 @@ def cmd_similarity(args: argparse.Namespace) -> int:
         for job, result in found:
             where = write_pages(out / job.name if len(found) > 1 else out, job, result)
             print(f"{job.name}: {len(result.suspicious)} pair pages, index {where}", file=sys.stderr)
+    if args.format != "text":  # the output stays machine-readable; the notes go to stderr, one line each
+        for job, result in found:
+            for note in result.notes:
+                print(f"note: {job.name}: {line(note)}", file=sys.stderr)
     if args.format == "json":
         print(json.dumps([{"job": job.name, **p.to_json()} for job, result in found for p in result.pairs], indent=1))
     elif args.format == "csv":
@@ -87,6 +108,7 @@ def cmd_similarity(args: argparse.Namespace) -> int:
         for job, result in found:
             for p in result.pairs:
                 data: dict[str, Any] = {"job": job.name, **p.to_json()}
+                data["flagged_by"] = " ".join(data["flagged_by"])
                 writer.writerow([cell(data[c]) if isinstance(data[c], str) else
                                  ("" if data[c] is None else data[c]) for c in COLUMNS])
         sys.stdout.write(buffer.getvalue())

@@ -68,7 +68,7 @@ def test_reference_players_copies_are_flagged_by_code_and_the_others_are_not() -
         # The reference players are what is compared here, so they are not given code.
         given |= given_code(get_game(name.split("/")[0]), references=False)
         sources[name] = [("player.py", path.read_bytes())]
-        sources[name + "#copy"] = [("player.py", disguise(path.read_text()).encode())]
+        sources[name + "#copy"] = [("player.py", disguise(path.read_text(), salt=name.split("/")[1][:4]).encode())]
     result = compare(sources, given)
     flagged = {(p.a, p.b) for p in result.pairs if p.suspicious}
     assert flagged == {(n, n + "#copy") for n in REFERENCES}
@@ -85,9 +85,11 @@ def test_a_file_that_does_not_tokenise_has_no_fingerprints_and_a_note() -> None:
 def test_streky_samples_are_not_flagged_for_the_course_template() -> None:
     job = load_config(REPO / "tournaments.yaml").jobs["streky-tournament"]
     result = job_similarity(job)
-    assert len(result.pairs) == 28 and not result.suspicious
-    # Not a vacuous pass: two of them alone share what any two share, the template's lines (with
-    # all eight, code that more than 5 hold is an idiom anyway), and without the template those flag them.
+    # 28 pairs of samples, and each of the 8 compared with the 3 shipped Štreky players.
+    assert len([p for p in result.pairs if p.reference is None]) == 28 and len(result.pairs) == 28 + 8 * 3
+    assert not result.suspicious and not result.groups
+    # Not a vacuous pass: two of them alone share what any two share, the template's lines, and
+    # without the template those flag them.
     sources, _, _ = job_sources(job)
     two = {name: sources[name] for name in ("correct_student", "overlap")}
     assert not compare(two, given_code(get_game("streky"))).suspicious
@@ -104,7 +106,8 @@ def round_robin(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (root / "subs" / name / "player.py").write_bytes((OWN / f"{name}.py").read_bytes())
     for name in ("scan", "greedy"):
         (root / "subs" / f"{name}_copy").mkdir()
-        (root / "subs" / f"{name}_copy" / "player.py").write_text(disguise((OWN / f"{name}.py").read_text()))
+        # each copier adds dead code of its own (one dead function in both would be code they share)
+        (root / "subs" / f"{name}_copy" / "player.py").write_text(disguise((OWN / f"{name}.py").read_text(), salt=name[0]))
     (root / "tournaments.yaml").write_text(
         "jobs:\n  rr:\n    game: blokovanie\n    format: round_robin\n    submissions: subs\n"
         "    settings: [{rows: 5, cols: 6}, {rows: 7, cols: 7}, {rows: 6, cols: 9}]\n    games: 1\n    seed: 1\n"
@@ -117,7 +120,12 @@ def round_robin(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_round_robin_flags_copies_and_the_mimic_by_behaviour(round_robin: Path) -> None:
     done = harness("similarity", "rr", "--format", "json", cwd=round_robin)
     assert done.returncode == 0, done.stderr
-    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    rows = json.loads(done.stdout)
+    # Every submission is also compared with Blokovanie's 4 shipped players; none is a copy of one.
+    assert {p["b"] for p in rows if p["reference"]} == {f"reference/{n}" for n in ("first_free", "max_block",
+                                                                                   "random", "strong")}
+    assert len(rows) == 21 + 7 * 4 and not any(p["suspicious"] for p in rows if p["reference"])
+    pairs = {(p["a"], p["b"]): p for p in rows if not p["reference"]}
     assert len(pairs) == 21
     flagged = {k for k, p in pairs.items() if p["suspicious"]}
     assert flagged == {("greedy", "greedy_copy"), ("scan", "scan_copy"), ("greedy", "mimic"), ("greedy_copy", "mimic")}
@@ -158,7 +166,9 @@ def test_the_table_fits_80_columns_and_csv_lists_every_pair(round_robin: Path) -
     assert all(len(row) <= 80 for row in done.stdout.splitlines())
     assert "greedy" in done.stdout.splitlines()[2] and "suspicious" in done.stdout
     rows = harness("similarity", "rr", "--format", "csv", cwd=round_robin).stdout.splitlines()
-    assert rows[0].startswith("job,a,b,code,behaviour,suspicious") and len(rows) == 22
+    assert len(rows) == 1 + 21 + 7 * 4
+    record = json.loads(harness("similarity", "rr", "--format", "json", cwd=round_robin).stdout)[0]
+    assert rows[0].split(",") == list(record)  # the JSON's columns, in its order, flagged_by among them
 
 
 def test_a_bad_similarity_key_is_one_line(tmp_path: Path) -> None:
@@ -193,17 +203,20 @@ def test_the_pages_in_chromium_show_the_pairs_the_code_and_the_replays(round_rob
         page.on("pageerror", lambda e: problems.append(str(e)))
         page.goto((round_robin / "site/index.html").resolve().as_uri())
         page.get_by_role("link", name="similar submissions").click()
-        assert page.locator("#similar-pairs tbody tr").count() == 21
+        assert page.locator("#similar-pairs tbody tr").count() == 21 + 7 * 4  # with the shipped players
         assert page.locator("#similar-pairs tbody tr.dq").count() == 4
         page.locator("#similar-pairs a", has_text="mimic").first.click()
         assert page.locator("#behaviour-score").inner_text() == "1.00"
-        assert page.locator("#code-score").inner_text() == "0.00"
+        assert float(page.locator("#code-score").inner_text()) < 0.3  # a rewrite from scratch: idioms at most
         assert page.locator("#replay-score").inner_text().startswith("1.00 of ")
         assert page.locator("#agreements tbody tr").count() >= 3
         page.goto((round_robin / "site/index.html").resolve().as_uri())
         page.get_by_role("link", name="similar submissions").click()
         page.locator("#similar-pairs a", has_text="scan_copy").first.click()
         assert page.locator("pre.listing .hit").count() >= 10  # matching lines highlighted on both sides
+        # each replay link opens its game at the position (#ply), whichever pair wrote the replay
+        ply = page.locator("#agreements tbody tr td").first.inner_text()
+        assert page.locator("#agreements a").first.get_attribute("href").endswith(f".html#{ply}")
         page.locator("#agreements a").first.click()
         page.wait_for_selector("#board", timeout=30_000)
         assert page.locator("#slider").count() == 1
@@ -232,7 +245,7 @@ def test_an_archive_is_compared_with_this_year_and_excluded_code_is_no_evidence(
             "    reference: [reference_players/blokovanie/random.py]\n    similarity: {archive: old%s}\n")
     (tmp_path / "tournaments.yaml").write_text(body % "")
     pairs = {(p["a"], p["b"]): p for p in json.loads(harness("similarity", "rr", "--format", "json",
-                                                             cwd=tmp_path).stdout)}
+                                                             cwd=tmp_path).stdout) if not p["reference"]}
     assert set(pairs) == {("greedy", "scan"), ("archive/old_greedy", "greedy"), ("archive/old_greedy", "scan"),
                           ("archive/old_greedy_twin", "greedy"), ("archive/old_greedy_twin", "scan")}
     assert pairs[("archive/old_greedy", "greedy")]["suspicious"] and not pairs[("greedy", "scan")]["suspicious"]
@@ -241,7 +254,7 @@ def test_an_archive_is_compared_with_this_year_and_excluded_code_is_no_evidence(
     (tmp_path / "subs" / "scan2" / "player.py").write_text(disguise((OWN / "scan.py").read_text()))
     (tmp_path / "tournaments.yaml").write_text(body % ", exclude: [handout.py]")
     pairs = {(p["a"], p["b"]): p for p in json.loads(harness("similarity", "rr", "--format", "json",
-                                                             cwd=tmp_path).stdout)}
+                                                             cwd=tmp_path).stdout) if not p["reference"]}
     assert pairs[("scan", "scan2")]["code"] == 0 and not pairs[("scan", "scan2")]["suspicious"]
 
 
@@ -273,7 +286,7 @@ def test_replay_asks_each_bot_the_others_positions_in_the_sandbox(round_robin: P
     in every position greedy met and the other way round; independent bots do not."""
     done = harness("similarity", "rr", "--replay", "--format", "json", cwd=round_robin)
     assert done.returncode == 0, done.stderr
-    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout)}
+    pairs = {(p["a"], p["b"]): p for p in json.loads(done.stdout) if not p["reference"]}
     mimic = pairs[("greedy", "mimic")]
     assert mimic["replay"] == 1.0 and mimic["replayed_positions"] >= 60 and "replay" in mimic["flagged_by"]
     assert pairs[("scan", "scan_copy")]["replay"] == 1.0

@@ -226,8 +226,13 @@ class PositionIndex:
                     stack.append((kid, after, broken))
         return out
 
-    def count(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(compared, same, games) as matrices over the logins, upper triangle by name."""
+    def count(self, given: Iterable[str] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(compared, same, games) as matrices over the logins, upper triangle by name.
+
+        ``given`` logins are the shipped players: where one of them made a move, two other bots
+        making the same move there is no evidence between them (they play as it does); the
+        position still counts between each of them and the shipped player."""
+        shipped = {self.number[x] for x in given if x in self.number}
         n = len(self.logins)
         compared = np.zeros((n, n), dtype=np.int32)
         same = np.zeros((n, n), dtype=np.int32)
@@ -250,7 +255,12 @@ class PositionIndex:
                 _add_pairs(compared, every)
                 for gs in moved:
                     if len(gs) > 1:
-                        _add_pairs(same, [self.game_login[g] for g in gs])
+                        who = [self.game_login[g] for g in gs]
+                        _add_pairs(same, who)
+                        if shipped and any(x in shipped for x in who):
+                            others = [x for x in who if x not in shipped]
+                            _add_pairs(same, others, -1)
+                            _add_pairs(compared, others, -1)
                 if node in first:
                     _add_pairs(games, every)
             up = self.parent[node]
@@ -302,15 +312,15 @@ class PositionIndex:
         return out
 
 
-def _add_pairs(matrix: np.ndarray, logins: list[int]) -> None:
-    """One for every pair of the games (by their logins' numbers), both ways round."""
+def _add_pairs(matrix: np.ndarray, logins: list[int], step: int = 1) -> None:
+    """``step`` for every pair of the games (by their logins' numbers), both ways round."""
     if len(logins) < 2:
         return
     index = np.asarray(logins)
     if len(set(logins)) == len(logins):
-        matrix[np.ix_(index, index)] += 1
+        matrix[np.ix_(index, index)] += step
     else:  # a login with two games here: each pair of games counts
-        np.add.at(matrix, (index[:, None], index[None, :]), 1)
+        np.add.at(matrix, (index[:, None], index[None, :]), step)
 
 
 def _fold(matrix: np.ndarray) -> np.ndarray:
@@ -319,16 +329,16 @@ def _fold(matrix: np.ndarray) -> np.ndarray:
 
 
 def compare_games(records: Iterable[tuple[str, GameRecord]], logins: Iterable[str], *,
-                  examples: Callable[[str, str, BehaviourMatch], bool] | None = None
-                  ) -> dict[tuple[str, str], BehaviourMatch]:
+                  examples: Callable[[str, str, BehaviourMatch], bool] | None = None,
+                  given: Iterable[str] = ()) -> dict[tuple[str, str], BehaviourMatch]:
     """Behaviour of every pair of ``logins`` that met the same positions in ``records``
     ((store key, record) pairs, read once, one at a time); pairs that never did are absent (their
     score is null). Agreements to show are found for the pairs ``examples`` asks for (all with
-    one when it is None)."""
+    one when it is None). ``given`` logins are shipped players (see :meth:`PositionIndex.count`)."""
     index = PositionIndex(logins)
     for key, record in records:
         index.add(key, record)
-    compared, same, games = index.count()
+    compared, same, games = index.count(given)
     out: dict[tuple[str, str], BehaviourMatch] = {}
     for i, j in zip(*np.nonzero(compared)):
         a, b = index.logins[i], index.logins[j]

@@ -13,9 +13,13 @@ document fingerprinting", SIGMOD 2003), over Python's own :mod:`tokenize`:
   rightmost of equal ones): any run of at least ``K + WINDOW - 1`` matching tokens shares a
   fingerprint, and a file keeps about ``2 / (WINDOW + 1)`` of its k-grams.
 
-Source is only tokenised, never parsed or compiled, and each file is capped at
-:data:`MAX_FILE_BYTES` and :data:`MAX_TOKENS`: a student's file cannot make the harness spend
-more than linear time on it. A file that does not tokenise has no fingerprints, with a note.
+Here the source is only tokenised; :func:`fingerprint` also hands it to the syntax-tree channel
+(:mod:`.ast_channel`: parsed with :func:`ast.parse`, never compiled or run). Each file is capped
+at :data:`MAX_FILE_BYTES`, :data:`MAX_TOKENS` and ``ast_channel.MAX_NODES``. A file that does not
+tokenise has no fingerprints, one that does not parse no tree fingerprints, with a note.
+:func:`fingerprint` is a pure function of ``(name, bytes)`` pairs returning plain, picklable
+data (hashes of int tuples: the same in every process), so it can run in a worker or a capped
+child process.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import tokenize
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from harness.report.similarity import ast_channel
 
 K = 10  # tokens in a k-gram: shorter runs (``for N in range(len(N)):``) are idioms, not copies
 WINDOW = 6  # k-grams per winnowing window: a match of K + WINDOW - 1 = 15 tokens is always found
@@ -50,10 +56,14 @@ class Span:
 
 @dataclass
 class Fingerprints:
-    """A submission's fingerprints, each with the places it comes from, and notes on unread files."""
+    """A submission's fingerprints, each with the places it comes from, and notes on unread files:
+    ``where`` of the token channel, ``tree`` of the syntax-tree channel (:mod:`.ast_channel`)."""
 
     where: dict[int, list[Span]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    tree: dict[int, list[Span]] = field(default_factory=dict)
+    drawing: set[int] = field(default_factory=set)  # statements drawing from the seeded ``random``, hashed
+    parsed: bool = True  # every file parsed: the syntax-tree channel speaks for it
 
     def __len__(self) -> int:
         return len(self.where)
@@ -166,23 +176,41 @@ def _text(name: str, data: bytes) -> str:
 
 
 def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprints:
-    """The winnowed fingerprints of a submission's Python files (name, source)."""
+    """The winnowed fingerprints of a submission's Python files (name, source), both channels.
+
+    A pure function of its argument returning plain, picklable data: it may run in any process."""
     result = Fingerprints()
     for name, data in files:
         try:
-            tokens, lines = normalised(_text(name, data))
+            text = _text(name, data)
+            tokens, lines = normalised(text)
         except ValueError as exc:
             result.notes.append(f"{name}: {exc}: no fingerprints from this file")
+            result.parsed = False
             continue
         for value, start in winnow(kgram_hashes(tokens)):
             span = Span(name, lines[start], lines[min(start + K, len(lines)) - 1])
             result.where.setdefault(value, []).append(span)
+        try:
+            units, drawing = ast_channel.canonical(text)
+        except ValueError as exc:
+            result.notes.append(f"{name}: {exc}: no syntax-tree fingerprints from this file")
+            result.parsed = False
+            continue
+        result.drawing |= drawing
+        for unit in units:
+            for value, start in winnow(ast_channel.unit_hashes(unit)):
+                seen = unit.lines[start:start + ast_channel.K]
+                first, last = min(seen), max(seen)
+                if last - first > ast_channel.K:  # statements put in canonical order: mark where it starts
+                    first = last = unit.lines[start]
+                result.tree.setdefault(value, []).append(Span(name, first, last))
     return result
 
 
 def every_kgram(files: Iterable[tuple[str, bytes]]) -> set[int]:
-    """Every k-gram hash of given code (a template, the bot API): all of them, not only the
-    winnowed ones, so a student's copy of any part of it is recognised as given."""
+    """Every k-gram hash of given code (a template, the bot API), of both channels: all of them,
+    not only the winnowed ones, so a student's copy of any part of it is recognised as given."""
     found: set[int] = set()
     for name, data in files:
         try:
@@ -190,6 +218,12 @@ def every_kgram(files: Iterable[tuple[str, bytes]]) -> set[int]:
         except ValueError:
             continue
         found.update(h for h, _ in kgram_hashes(tokens))
+        try:
+            units = ast_channel.canonical_units(_text(name, data))
+        except ValueError:
+            continue
+        for unit in units:
+            found.update(h for h, _ in ast_channel.unit_hashes(unit))
     return found
 
 
@@ -205,35 +239,43 @@ class CodeMatch:
 MIN_FINGERPRINTS = 10  # a submission with fewer own fingerprints is scored as if it had this many
 
 
-def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *,
+def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *, channel: str = "where",
                 common: int | None = None) -> dict[tuple[str, str], CodeMatch]:
-    """The code score of every pair of ``prints`` with a fingerprint in common (others score 0).
+    """The code score of every pair of ``prints`` with a fingerprint in common (others score 0),
+    in one channel (``where``: tokens, ``tree``: the syntax tree).
 
-    ``given`` fingerprints (template, bot API, excluded files) are no evidence; neither is a
-    fingerprint more than ``common`` submissions hold (default: the larger of 5 and a tenth of
-    them, as MOSS's ``-m``): an idiom every other student writes. The score is the shared
-    fingerprints over those of the submission with fewer (at least :data:`MIN_FINGERPRINTS`), so
-    a copy padded with dead code still scores high. An inverted index from fingerprint to
-    submissions visits only pairs that share something: 44,850 pairs cost what their overlaps cost.
+    ``given`` fingerprints (template, bot API, excluded files) are no evidence. A fingerprint many
+    submissions hold is evidence all the same (a solution shared by a group is the widest copying,
+    reported as a group), unless ``common`` caps the holders. The score is the *containment*: the
+    shared fingerprints over those of the submission with fewer (at least
+    :data:`MIN_FINGERPRINTS`), so a copy padded with dead code, or a bot merged from two, still
+    scores high against each source. An inverted index from fingerprint to submissions visits
+    only pairs that share something: 44,850 pairs cost what their overlaps cost.
     """
     names = sorted(prints)
-    limit = common if common is not None else max(5, len(names) // 10)
     index: dict[int, list[int]] = {}
     for n, name in enumerate(names):
-        for value in prints[name].where:
+        for value in getattr(prints[name], channel):
             if value not in given:
                 index.setdefault(value, []).append(n)
     own = [0] * len(names)
     counts: dict[tuple[int, int], int] = {}
+    wide: list[list[int]] = []  # fingerprints many hold: counted as matrices (their pairs grow as the square)
     for holders in index.values():
-        if len(holders) > limit:
-            continue
         for n in holders:
             own[n] += 1
+        if common is not None and len(holders) > common:
+            continue
+        if len(holders) > WIDE:
+            wide.append(holders)
+            continue
         for x in range(len(holders)):
             for y in range(x + 1, len(holders)):
                 key = (holders[x], holders[y])
                 counts[key] = counts.get(key, 0) + 1
+    if wide:
+        for (x, y), shared in _wide_pairs(wide, len(names)).items():
+            counts[x, y] = counts.get((x, y), 0) + shared
     out: dict[tuple[str, str], CodeMatch] = {}
     for (x, y), shared in counts.items():
         pair = (names[x], names[y])
@@ -242,12 +284,42 @@ def compare_all(prints: Mapping[str, Fingerprints], given: set[int], *,
     return out
 
 
+WIDE = 16  # holders from which a fingerprint's pairs are counted with numpy
+
+
+def _wide_pairs(wide: list[list[int]], n: int) -> dict[tuple[int, int], int]:
+    """Shared counts of every pair (x < y) over fingerprints each held by many: the incidence
+    matrix times its transpose, a block of fingerprints at a time (memory stays a few MB)."""
+    import numpy as np
+
+    total = np.zeros((n, n), dtype=np.float64)
+    block = 2048
+    for start in range(0, len(wide), block):
+        part = wide[start:start + block]
+        m = np.zeros((len(part), n), dtype=np.float32)
+        for row, holders in enumerate(part):
+            m[row, holders] = 1.0
+        total += m.T @ m
+    xs, ys = np.nonzero(np.triu(total, 1))
+    return {(int(x), int(y)): int(round(total[x, y])) for x, y in zip(xs, ys)}
+
+
+def own_prints(prints: Fingerprints, given: set[int], channel: str = "where") -> int:
+    """How many of a submission's fingerprints in ``channel`` are its own (not given code)."""
+    return sum(1 for h in getattr(prints, channel) if h not in given)
+
+
 def shared_spans(a: Fingerprints, b: Fingerprints, given: set[int]) -> tuple[list[Span], list[Span]]:
-    """The places in ``a`` and in ``b`` of the fingerprints they share (not given code)."""
-    both = [h for h in a.where if h in b.where and h not in given]
-    return ([s for h in both for s in a.where[h]], [s for h in both for s in b.where[h]])
+    """The places in ``a`` and in ``b`` of the fingerprints they share (not given code), both channels."""
+    out: tuple[list[Span], list[Span]] = ([], [])
+    for channel in ("where", "tree"):
+        mine, theirs = getattr(a, channel), getattr(b, channel)
+        both = [h for h in mine if h in theirs and h not in given]
+        out[0].extend(s for h in both for s in mine[h])
+        out[1].extend(s for h in both for s in theirs[h])
+    return out
 
 
 __all__ = ["CodeMatch", "Fingerprints", "K", "MAX_FILE_BYTES", "MIN_FINGERPRINTS", "Span", "WINDOW",
-           "chunks", "compare_all", "every_kgram", "fingerprint", "kgram_hashes", "normalised", "shared_spans",
+           "chunks", "compare_all", "every_kgram", "fingerprint", "kgram_hashes", "normalised", "own_prints", "shared_spans",
            "winnow"]

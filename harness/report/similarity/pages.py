@@ -21,13 +21,18 @@ from harness.report.replay import write_replay
 from harness.report.similarity import (BEHAVIOUR_MIN_POSITIONS, BEHAVIOUR_THRESHOLD, CODE_MIN_SHARED,
                                        CODE_THRESHOLD, Pair, Similarity)
 from harness.report.similarity.code import Span, shared_spans
-from harness.text import valid
+from harness.text import block
 from harness.tournament.store import StoreError, open_readonly
 
 SAFE = re.compile(r"[^A-Za-z0-9_.-]")
 LISTED = 200  # pairs the index lists besides the suspicious ones
-RULE = (f"Suspicious: code >= {CODE_THRESHOLD} with >= {CODE_MIN_SHARED} shared fingerprints, or the same move "
-        f"in >= {BEHAVIOUR_THRESHOLD * 100:.0f} % of >= {BEHAVIOUR_MIN_POSITIONS} positions both bots met.")
+
+
+def rule(result: Similarity) -> str:
+    """The job's rule for a suspicious pair, its learned cut included."""
+    return (f"Suspicious: code (tokens >= {CODE_THRESHOLD} or {result.cut.describe()}, with >= {CODE_MIN_SHARED} "
+            f"shared fingerprints), or the same move in >= {BEHAVIOUR_THRESHOLD * 100:.0f} % of >= "
+            f"{BEHAVIOUR_MIN_POSITIONS} positions both bots met.")
 
 
 def page_name(pair: Pair) -> str:
@@ -45,7 +50,9 @@ def _listing(files: dict[str, bytes], spans: Sequence[Span]) -> list[dict[str, A
     for name, data in files.items():
         if name not in hits:
             continue
-        lines = valid(data[:256 * 1024].decode("utf-8", errors="replace")).splitlines()
+        # block(): a bidirectional override in a student's code would reorder what the page shows
+        # (Trojan Source); it is shown escaped, as the terminal shows it.
+        lines = block(data[:256 * 1024].decode("utf-8", errors="replace")).splitlines()
         rows = [{"n": n, "text": text, "hit": n in hits[name]} for n, text in enumerate(lines, start=1)]
         out.append({"name": name, "lines": rows, "hits": sum(r["hit"] for r in rows)})
     return out
@@ -55,7 +62,7 @@ def write_pages(out: Path, job: Job, result: Similarity) -> Path:
     """The index and a page per suspicious pair into ``out``; returns the index's path."""
     env = environment()
     template = env.get_template("similarity.html.j2")
-    common = {"site_title": f"{job.name} ({job.game})", "scripts": ["sort.js"], "rule": RULE}
+    common = {"site_title": f"{job.name} ({job.game})", "scripts": ["sort.js"], "rule": rule(result)}
     replays = _replays(out, job, result.suspicious)
     for pair in result.suspicious:
         a, b = shared_spans(result.prints[pair.a], result.prints[pair.b], result.given)
@@ -63,8 +70,11 @@ def write_pages(out: Path, job: Job, result: Similarity) -> Path:
                  {"name": pair.b, "files": _listing(result.sources[pair.b], b)}]
         agreements = []
         for g in (pair.match.examples if pair.match is not None else []):
+            # Each link opens its game at this position (#ply): a game is written once, whichever
+            # pair or position first asked for it.
             agreements.append({"ply": g.ply, "move": json.dumps(g.answer)[:200],
-                               "href_a": replays.get(g.game_a, "#"), "href_b": replays.get(g.game_b, "#")})
+                               "href_a": f"{replays[g.game_a]}#{g.ply}" if g.game_a in replays else "#",
+                               "href_b": f"{replays[g.game_b]}#{g.ply}" if g.game_b in replays else "#"})
         write_page(out / "pairs" / page_name(pair), template.render(
             **common, nav=[("similarity", "../index.html"), ("report", "../../index.html")],
             title=f"{pair.a} and {pair.b}", pair=pair, files=[f for f in files if f["files"]] and files,
