@@ -34,6 +34,7 @@ A job::
         budget: 35%               # adaptive: at most this many games (or this share of the round robin)
         public: false             # true: `harness report` leaves out every bot's output
         results: results/streky-grading    # where the store lives
+        cluster: {speed_factor: 1.5, slurm: {jobs: 2, cores: 8}}  # Dask/Slurm (tournament/clusterconf.py)
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
 """
@@ -55,6 +56,7 @@ from harness.roster import RosterError, read_roster
 from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
 from harness.tournament.formats import FORMATS, format_named, format_names
+from harness.tournament.clusterconf import read_cluster
 from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 
 POLICIES = ("pass_fail", "tiers", "none")
@@ -120,7 +122,7 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive"}
+              "similarity", "waive", "cluster"}
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -246,7 +248,7 @@ def _job(path: Path, name: str, body: dict[str, Any]) -> Job:
                retries=r.integer("retries", 3), config_file=path.resolve(), description=description.strip(),
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
-               similarity=_similarity(r, path), waive=_waive(r, game),
+               similarity=_similarity(r, path), waive=_waive(r, game), cluster=read_cluster(r),
                **own)
 
 

@@ -16,6 +16,7 @@ from harness.games import get_game
 from harness.games.base import GameSpec
 from harness.sandbox.limits import Limits
 from harness.submission import MAIN, ZIP
+from harness.tournament.clusterconf import ClusterSettings
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ class Job:
     budget: int | float | None = None  # adaptive: most games (int) or share of the round robin (float)
     similarity: SimilaritySettings = field(default_factory=SimilaritySettings)
     waive: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # login -> code rules not charged
+    cluster: ClusterSettings = field(default_factory=ClusterSettings)  # the ``cluster:`` block
 
     @property
     def spec(self) -> GameSpec:

@@ -1,0 +1,193 @@
+"""Multi-host Dask as it really is: the scheduler and every worker a process of its own on a host
+of its own (a network namespace and host name, its own temporary folder, home and environment),
+reached over TCP; the coordinator (``harness run --scheduler``) in this namespace.
+
+Faults, for real: a worker SIGKILLed in mid-game (its nanny starts it again), the scheduler
+SIGKILLed and started again mid-run (the workers, supervised as a service manager would, join
+the new one), workers whose sandbox tier differs, whose self-check fails, or whose interpreter is
+slower than the job's reference. Every game is stored exactly once, no bot is charged for the
+cluster's faults, the records name the hosts that played them, and the store and leaderboard
+equal a local run's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from harness.config import load_config
+from harness.tournament.execute import LocalExecutor, run_job
+from harness.tournament.store import ResultsStore
+from tests.cluster.hosts import Hosts, wait_for_workers
+from tests.tournament.test_run import count_games, harness_run, stored
+
+if not os.environ.get("CI"):
+    pytest.importorskip("distributed")
+
+REPO = Path(__file__).resolve().parents[2]
+THINKS = (REPO / "tests/bots/priemspel/thinks.py").read_text()
+
+
+def thinker(least: float, most: float) -> str:
+    """The real-speed bot, thinking ``least``..``most`` CPU seconds a move."""
+    return THINKS.replace("LEAST, MOST = 0.2, 0.5", f"LEAST, MOST = {least}, {most}")
+
+
+def make_job(folder: Path, games: int = 2, extra: str = "") -> Path:
+    """A round robin of two thinking bots, the seed's strategy and the basic player (24 games)."""
+    bots = {"ann": thinker(0.02, 0.08), "ben": thinker(0.01, 0.05),
+            "cat": (REPO / "reference_players/priemspel/strategie.py").read_text()}
+    for login, source in bots.items():
+        (folder / "submissions" / login).mkdir(parents=True)
+        (folder / "submissions" / login / "player.py").write_text(source)
+    config = folder / "tournaments.yaml"
+    config.write_text(f"""
+jobs:
+  rr:
+    game: priemspel
+    format: round_robin
+    submissions: submissions
+    reference: [{REPO}/reference_players/priemspel/basis.py]
+    settings: [{{N: 5}}]
+    games: {games}
+    workers: 2
+    awards: {{policy: tiers, tiers: [{{rank: 1, points: 3}}, {{rank: 2, points: 1}}]}}
+{extra}""")
+    return config
+
+
+def leaderboard(config: Path) -> str:
+    out = subprocess.run([sys.executable, "-m", "harness", "leaderboard", "rr", "--config", str(config),
+                          "--format", "csv"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def hosts_of(results: Path) -> list[str]:
+    with ResultsStore(results, lock=False) as store:
+        return [r.host for _, r in store.records()]
+
+
+def rows(db: Path) -> tuple[int, int]:
+    """(rows, distinct keys) of the games table: a game stored twice shows as a difference."""
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM games").fetchone()
+
+
+@pytest.fixture
+def hosts() -> Iterator[Hosts]:
+    h = Hosts()
+    print(f"hosts: {'network namespaces on a bridge' if h.isolated else 'loopback addresses (' + h.why + ')'}")
+    try:
+        yield h
+    finally:
+        h.close()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The same job played on this machine's pool: what the cluster's runs must equal."""
+    folder = tmp_path_factory.mktemp("local")
+    config = make_job(folder)
+    assert run_job(load_config(config).resolve("rr")[0], LocalExecutor(2)).played == 24
+    return config, folder / "results" / "rr"
+
+
+def test_a_worker_killed_mid_game_and_a_restarted_scheduler_lose_nothing_and_charge_nobody(
+        tmp_path: Path, hosts: Hosts, local_run: tuple[Path, Path]) -> None:
+    sched, a, b = hosts.add("sched"), hosts.add("a"), hosts.add("b")
+    scheduler = hosts.scheduler(sched)
+    address = f"tcp://{sched.address}:8786"
+    hosts.worker(a, address)
+    hosts.worker(b, address)
+    pids = wait_for_workers(address, {"a", "b"})
+    config = make_job(tmp_path)
+    db = tmp_path / "results" / "rr" / "results.sqlite"
+    run = harness_run(config, "--scheduler", address)
+
+    def after(games: int) -> None:
+        deadline = time.monotonic() + 180
+        while count_games(db) < games and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert run.poll() is None, "the run ended before the fault: " + run.communicate()[1]
+
+    after(4)
+    os.kill(pids["a"], signal.SIGKILL)  # the worker process itself, mid-game: its bots die, its nanny restarts it
+    after(count_games(db) + 3)
+    sched.kill(scheduler)  # the scheduler, mid-run; it comes back at the same address
+    time.sleep(1)
+    hosts.scheduler(sched)
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    assert f"Worker process {pids['a']} was killed by signal 9" in a.log("worker"), "the kill hit the worker"
+    assert "lost the Dask scheduler" in err and "in flight are played again" in err, err
+
+    local_config, local_results = local_run
+    assert rows(db) == (24, 24), "every game stored exactly once"
+    assert stored(tmp_path / "results" / "rr") == stored(local_results), "no verdict, winner or move changed"
+    assert leaderboard(config) == leaderboard(local_config)
+    played_on = {h.rsplit(":", 1)[0] for h in hosts_of(tmp_path / "results" / "rr")}
+    assert played_on <= {"a", "b"} and played_on, played_on  # the workers' own host names, not the coordinator's
+
+
+def _path_without_bwrap(folder: Path) -> str:
+    """A PATH like this machine's, less bubblewrap: a node where it is not installed."""
+    folder.mkdir()
+    for d in ("/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"):
+        if os.path.isdir(d):
+            for name in os.listdir(d):
+                if name != "bwrap" and not (folder / name).exists():
+                    (folder / name).symlink_to(Path(d) / name)
+    return str(folder)
+
+
+TRACER = """import sys, threading
+def _trace(frame, event, arg):
+    return _trace
+sys.settrace(_trace)
+threading.settrace(_trace)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/bwrap"), reason="needs bubblewrap for the tiers to differ")
+def test_workers_of_another_tier_a_failing_self_check_or_another_speed_are_refused_and_their_games_go_elsewhere(
+        tmp_path: Path, hosts: Hosts, local_run: tuple[Path, Path]) -> None:
+    """Four workers, one fit: ``b`` would run bots in the container tier (bubblewrap turned off
+    there), ``c`` requires bubblewrap but has none (its calibration bot cannot start), ``d``'s
+    interpreter traces every line (a coverage run left on: several times slower). Each is refused
+    in one line naming why; ``a`` plays every game, and the results equal the local run's."""
+    sched, a, b, c, d = (hosts.add(n) for n in ("sched", "a", "b", "c", "d"))
+    hosts.scheduler(sched)
+    address = f"tcp://{sched.address}:8786"
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(TRACER)
+    hosts.worker(a, address)
+    hosts.worker(b, address, env={"HARNESS_ISOLATION": "plain"})
+    hosts.worker(c, address, env={"HARNESS_ISOLATION": "bwrap", "PATH": _path_without_bwrap(tmp_path / "bin")})
+    hosts.worker(d, address, env={"PYTHONPATH": str(site)})
+    wait_for_workers(address, {"a", "b", "c", "d"})
+    config = make_job(tmp_path / "job")
+    run = harness_run(config, "--scheduler", address, check=True)
+    _, err = run.communicate(timeout=600)
+    assert run.returncode == 0, err
+    refused = {line.split(" worker ", 1)[1].split(" ", 1)[0]: line for line in err.splitlines() if " refused: " in line}
+    assert set(refused) == {"b", "c", "d"}, err
+    assert "its bots would run in the container tier, the others' in bubblewrap" in refused["b"], refused["b"]
+    assert "cannot time bots fairly: the calibration bot did not start" in refused["c"], refused["c"]
+    assert "slower than the job's reference" in refused["d"] and "cluster.speed_factor" in refused["d"], refused["d"]
+    results = tmp_path / "job" / "results" / "rr"
+    assert {h.rsplit(":", 1)[0] for h in hosts_of(results)} == {"a"}
+    assert stored(results) == stored(local_run[1])
+    with ResultsStore(results, lock=False) as store:
+        run_info = store.runs()[-1]
+    assert sorted(line.split(" worker ", 1)[1][0] for line in run_info["refused"]) == ["b", "c", "d"], json.dumps(run_info)
