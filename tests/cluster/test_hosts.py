@@ -15,91 +15,17 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from harness.config import load_config
-from harness.tournament.execute import LocalExecutor, run_job
 from harness.tournament.store import ResultsStore
+from tests.cluster.conftest import GAMES, hosts_of, leaderboard, make_job, rows
 from tests.cluster.hosts import Hosts, wait_for_workers
 from tests.tournament.test_run import count_games, harness_run, stored
 
-if not os.environ.get("CI"):
-    pytest.importorskip("distributed")
 
-REPO = Path(__file__).resolve().parents[2]
-THINKS = (REPO / "tests/bots/priemspel/thinks.py").read_text()
-
-
-def thinker(least: float, most: float) -> str:
-    """The real-speed bot, thinking ``least``..``most`` CPU seconds a move."""
-    return THINKS.replace("LEAST, MOST = 0.2, 0.5", f"LEAST, MOST = {least}, {most}")
-
-
-def make_job(folder: Path, games: int = 2, extra: str = "") -> Path:
-    """A round robin of two thinking bots, the seed's strategy and the basic player (24 games)."""
-    bots = {"ann": thinker(0.02, 0.08), "ben": thinker(0.01, 0.05),
-            "cat": (REPO / "reference_players/priemspel/strategie.py").read_text()}
-    for login, source in bots.items():
-        (folder / "submissions" / login).mkdir(parents=True)
-        (folder / "submissions" / login / "player.py").write_text(source)
-    config = folder / "tournaments.yaml"
-    config.write_text(f"""
-jobs:
-  rr:
-    game: priemspel
-    format: round_robin
-    submissions: submissions
-    reference: [{REPO}/reference_players/priemspel/basis.py]
-    settings: [{{N: 5}}]
-    games: {games}
-    workers: 2
-    awards: {{policy: tiers, tiers: [{{rank: 1, points: 3}}, {{rank: 2, points: 1}}]}}
-{extra}""")
-    return config
-
-
-def leaderboard(config: Path) -> str:
-    out = subprocess.run([sys.executable, "-m", "harness", "leaderboard", "rr", "--config", str(config),
-                          "--format", "csv"], capture_output=True, text=True, cwd=REPO, timeout=120)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
-def hosts_of(results: Path) -> list[str]:
-    with ResultsStore(results, lock=False) as store:
-        return [r.host for _, r in store.records()]
-
-
-def rows(db: Path) -> tuple[int, int]:
-    """(rows, distinct keys) of the games table: a game stored twice shows as a difference."""
-    with sqlite3.connect(db) as con:
-        return con.execute("SELECT COUNT(*), COUNT(DISTINCT key) FROM games").fetchone()
-
-
-@pytest.fixture
-def hosts() -> Iterator[Hosts]:
-    h = Hosts()
-    print(f"hosts: {'network namespaces on a bridge' if h.isolated else 'loopback addresses (' + h.why + ')'}")
-    try:
-        yield h
-    finally:
-        h.close()
-
-
-@pytest.fixture(scope="module")
-def local_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The same job played on this machine's pool: what the cluster's runs must equal."""
-    folder = tmp_path_factory.mktemp("local")
-    config = make_job(folder)
-    assert run_job(load_config(config).resolve("rr")[0], LocalExecutor(2)).played == 24
-    return config, folder / "results" / "rr"
 
 
 def test_a_worker_killed_mid_game_and_a_restarted_scheduler_lose_nothing_and_charge_nobody(
@@ -132,7 +58,7 @@ def test_a_worker_killed_mid_game_and_a_restarted_scheduler_lose_nothing_and_cha
     assert "lost the Dask scheduler" in err and "in flight are played again" in err, err
 
     local_config, local_results = local_run
-    assert rows(db) == (24, 24), "every game stored exactly once"
+    assert rows(db) == (GAMES, GAMES), "every game stored exactly once"
     assert stored(tmp_path / "results" / "rr") == stored(local_results), "no verdict, winner or move changed"
     assert leaderboard(config) == leaderboard(local_config)
     played_on = {h.rsplit(":", 1)[0] for h in hosts_of(tmp_path / "results" / "rr")}
