@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from harness.tournament.cluster import ClusterError, DaskExecutor
+from harness.tournament.cluster import QUIET, ClusterError, DaskExecutor, quiet_environment
 from harness.tournament.clusterconf import SlurmSettings
 
 
@@ -84,13 +84,17 @@ class SlurmExecutor(DaskExecutor):
         if log_directory is not None:
             log_directory.mkdir(parents=True, exist_ok=True)
             extra["log_directory"] = str(log_directory)
+        import dask
+
+        dask.config.set(QUIET)  # the scheduler runs in this process
         try:
             self.cluster = SLURMCluster(
                 cores=settings.cores, processes=settings.cores, memory=settings.memory, walltime=settings.walltime,
                 queue=settings.partition, python=sys.executable, job_name="harness-worker",
                 scheduler_options={"dashboard_address": None},
                 # The bots' memory is capped by the sandbox; a worker's own is small (no game results kept).
-                worker_extra_args=["--memory-limit", "0"], **extra)
+                worker_extra_args=["--memory-limit", "0"],
+                job_script_prologue=[f"export {k}={v}" for k, v in quiet_environment().items()], **extra)
         except Exception as exc:  # noqa: BLE001 - bad settings, or dask-jobqueue's configuration file
             raise ClusterError(f"--slurm: {type(exc).__name__}: {str(exc).strip()[:200]}") from None
         try:
