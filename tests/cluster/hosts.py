@@ -56,7 +56,7 @@ class Host:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def start(self, argv: list[str], env: dict[str, str] | None = None, log: str = "log",
-              supervise: bool = False) -> subprocess.Popen[bytes]:
+              supervise: bool = False, cwd: Path | None = None) -> subprocess.Popen[bytes]:
         """Start ``argv`` on this host in a session of its own, with its own TMPDIR and HOME
         (``supervise``: started again whenever it ends, as a service manager does)."""
         tmp = self.home / "tmp"
@@ -71,7 +71,7 @@ class Host:
         if supervise:  # as systemd's Restart=always: a worker that ends (its scheduler went away) starts again
             prefix += ["sh", "-c", 'while :; do "$@"; sleep 1; done', "supervise"]
         out = open(self.home / f"{log}.txt", "ab")
-        process = subprocess.Popen([*prefix, *argv], env=environ, cwd=self.home, stdout=out, stderr=out,
+        process = subprocess.Popen([*prefix, *argv], env=environ, cwd=cwd or self.home, stdout=out, stderr=out,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
         out.close()
         self.processes.append(process)
