@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 # Job fields that cannot change a schedule (every other field is hashed, so a field added later
 # invalidates plans rather than being silently ignored). The entrants stand in for the folders.
 UNPLANNED = frozenset({"workers", "results", "retries", "config_file", "description", "roster_file",
-                       "submissions", "reference", "opponent", "analysis", "public"})
+                       "submissions", "reference", "opponent", "analysis", "public", "cluster"})
 # The modules whose code decides the waves (opening, selection, fit, races, keys).
 PLANNING_MODULES = ("harness.tournament.adaptive", "harness.tournament.rating", "harness.tournament.standings",
                     "harness.tournament.schedule", "harness.tournament.plancache")
