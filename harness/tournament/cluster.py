@@ -13,7 +13,9 @@ recorded once); only a game that kills every worker it is sent to ends as ``harn
 which is charged to nobody.
 
 Scale: games go out in *batches* (one Dask task plays several short games one after another,
-so the scheduler's per-task cost, about a millisecond, is paid once a batch), and only a few
+so the scheduler's per-task cost, about a millisecond, is paid once a batch; games of seconds,
+as real students' bots play, go one a task, so no worker idles at the end while another plays
+out a batch), and only a few
 batches per worker are in flight at a time: the coordinator holds a bounded number of futures
 and results whatever the number of games (200,000 for a 300-student course), and the
 scheduler's memory does not grow with them either. The executor is *live*: an adaptive job's
@@ -49,6 +51,9 @@ QUIET: dict[str, object] = {
 def quiet_environment() -> dict[str, str]:
     """:data:`QUIET` as environment variables, for workers and schedulers started elsewhere."""
     return {"DASK_" + key.upper().replace(".", "__").replace("-", "_"): str(value) for key, value in QUIET.items()}
+
+
+BATCH_SECONDS = 0.5  # play time a Dask task carries at most, once the games' length is known
 
 
 class ClusterError(RuntimeError):
@@ -205,14 +210,22 @@ class DaskExecutor(Executor):
         def workers() -> int:
             return len(self.workers) if self.workers is not None else max(1, len(self._names()))
 
+        seconds: list[float] = []  # how long the games so far took, for the size of the next batches
+
         def next_batch() -> list[Any]:
             if again:
                 return again.popleft()
             slots = workers() * self.in_flight
+            # Batches save the scheduler's millisecond a task: worth it for short games only. Games
+            # of real students' bots last seconds, and a batch of them would leave the other
+            # workers idle at the end while one plays out its batch: about BATCH_SECONDS a batch.
+            most = self.batch
+            if len(seconds) >= 4:
+                most = max(1, min(self.batch, int(BATCH_SECONDS / max(sum(seconds) / len(seconds), 1e-3))))
             if live is not None:  # small batches while the queue is short: every worker busy
-                size = max(1, min(self.batch, len(live) // (slots * 2) or 1))
+                size = max(1, min(most, len(live) // (slots * 2) or 1))
                 return [live.popleft() for _ in range(min(size, len(live)))]
-            size = self.batch if count is None else max(1, min(self.batch, count // (slots * 4) or 1))
+            size = most if count is None else max(1, min(most, count // (slots * 4) or 1))
             assert source is not None
             return list(islice(source, size))
 
@@ -264,6 +277,8 @@ class DaskExecutor(Executor):
                 finally:
                     future.release()
                 for task, (result, fault) in zip(batch, results):
+                    if result is not None and len(seconds) < 64 and isinstance(result.get("duration"), (int, float)):
+                        seconds.append(result["duration"])
                     yield task, result, fault
             if lost_scheduler:
                 for future, batch in pending.items():  # the scheduler forgot them all
