@@ -116,4 +116,8 @@ def test_workers_of_another_tier_a_failing_self_check_or_another_speed_are_refus
     assert stored(results) == stored(local_run[1])
     with ResultsStore(results, lock=False) as store:
         run_info = store.runs()[-1]
+        players = [p.to_json() for _, r in store.records() for p in r.players]
+    # The judge's clock, as the worker saw it (``interpreter``, where records carry it): a's tier.
+    clocks = [p["interpreter"] for p in players if p.get("interpreter")]
+    assert all(c.get("tier") == "bubblewrap" for c in clocks), clocks
     assert sorted(line.split(" worker ", 1)[1][0] for line in run_info["refused"]) == ["b", "c", "d"], json.dumps(run_info)
