@@ -101,13 +101,16 @@ class Host:
 class Hosts:
     """Hosts on a bridge of their own; :meth:`close` removes every process, namespace and link."""
 
+    made = 0  # Hosts made by this process: each gets names and a subnet of its own
+
     def __init__(self) -> None:
         why = netns_possible()
         self.isolated = not why
         self.why = why
-        self.tag = f"{os.getpid() % 10000}"
+        Hosts.made += 1
+        self.tag = f"{os.getpid() % 10000}{Hosts.made % 10}"
         self.bridge = f"hb{self.tag}"
-        self.subnet = f"10.213.{os.getpid() % 250}"
+        self.subnet = f"10.{200 + Hosts.made % 50}.{os.getpid() % 250}"
         self.root = Path(tempfile.mkdtemp(prefix="harness-hosts-"))
         self.root.chmod(0o755)  # bots run as uids of their own (the container tier) in its folders
         self.hosts: list[Host] = []
@@ -159,6 +162,11 @@ class Hosts:
     def close(self) -> None:
         for host in self.hosts:
             host.kill()
+            deadline = time.monotonic() + 10  # nothing may outlive its host (and reach the next test's)
+            while host.netns and time.monotonic() < deadline and subprocess.run(
+                    ["ip", "netns", "pids", host.netns], capture_output=True, text=True).stdout.split():
+                host.kill()
+                time.sleep(0.1)
             if host.netns:
                 subprocess.run(["ip", "netns", "del", host.netns], capture_output=True)
         if self.isolated:
