@@ -20,12 +20,15 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from harness.tournament.cluster import QUIET, ClusterError, DaskExecutor, quiet_environment
 from harness.tournament.clusterconf import SlurmSettings
+from harness.tournament.execute import Work
+from harness.tournament.job import Job
 
 
 def slurm_settings(base: SlurmSettings | None, partition: str | None = None, jobs: int | None = None,
@@ -65,27 +68,38 @@ def _validate(script: str) -> None:
 class SlurmExecutor(DaskExecutor):
     """:class:`DaskExecutor` on workers that this executor starts as Slurm batch jobs.
 
-    ``start_timeout``: how long to wait for the first worker (a busy queue may hold the batch
-    jobs); the run plays on the workers that are there and takes the others as they arrive.
-    ``log_directory``: where the batch jobs' output goes (default: Slurm's, the working folder).
+    Nothing is submitted until there is a game to play (:meth:`prepare`): a run that reuses
+    every stored game costs the grid nothing. ``start_timeout``: how long to wait for the first
+    worker (a busy queue may hold the batch jobs); the run plays on the workers that are there
+    and takes the others as they arrive. ``log_directory``: where the batch jobs' output goes
+    (default: Slurm's, the working folder).
     """
 
     def __init__(self, settings: SlurmSettings, start_timeout: float = 300.0, self_check: bool = True,
                  log_directory: Path | None = None, **options: Any) -> None:
         try:
-            from dask_jobqueue import SLURMCluster
+            import dask_jobqueue  # noqa: F401
         except ImportError:
             raise ClusterError("--slurm needs dask-jobqueue: pip install 'bot-harness[slurm]'") from None
         if shutil.which("sbatch") is None:
             raise ClusterError("--slurm: no sbatch on this machine: run the harness on a Slurm login node")
-        self.settings = settings
+        self.settings, self.start_timeout, self.options = settings, start_timeout, options
+        self.self_check = self_check
         self.log_directory = str(log_directory) if log_directory is not None else ""
-        extra: dict[str, Any] = {}
-        if log_directory is not None:
-            log_directory.mkdir(parents=True, exist_ok=True)
-            extra["log_directory"] = str(log_directory)
-        import dask
+        self.cluster: Any = None
 
+    def _start(self) -> None:
+        """Start the scheduler here and submit the workers' batch jobs (once); wait for workers."""
+        if self.cluster is not None:
+            return
+        import dask
+        from dask_jobqueue import SLURMCluster
+
+        settings = self.settings
+        extra: dict[str, Any] = {}
+        if self.log_directory:
+            Path(self.log_directory).mkdir(parents=True, exist_ok=True)
+            extra["log_directory"] = self.log_directory
         dask.config.set(QUIET)  # the scheduler runs in this process
         try:
             self.cluster = SLURMCluster(
@@ -100,21 +114,31 @@ class SlurmExecutor(DaskExecutor):
         try:
             _validate(self.cluster.job_script())
             self.cluster.scale(jobs=settings.jobs)
+            DaskExecutor.__init__(self, self.cluster.scheduler_address, self_check=self.self_check, **self.options)
+            self._wait_for_workers(self.start_timeout)
         except ClusterError:
-            self.cluster.close()
+            self.close()
             raise
         except Exception as exc:  # noqa: BLE001 - sbatch refused the job script, a bad partition, ...
+            self.close()
             raise ClusterError(f"--slurm: could not submit the workers: {type(exc).__name__}: "
                                f"{(str(exc).strip().splitlines() or [''])[-1][:200]}") from None
-        try:
-            super().__init__(self.cluster.scheduler_address, self_check=self_check, **options)
-            self._wait_for_workers(start_timeout)
-        except BaseException:
-            self.cluster.close()
-            raise
+
+    def prepare(self, job: Job) -> list[str]:
+        self._start()
+        return super().prepare(job)
+
+    def run(self, tasks: Iterable[Any], work: Work) -> Iterator[tuple[Any, dict[str, Any] | None, str]]:
+        if self.cluster is None:
+            if isinstance(tasks, Sized) and not len(tasks):
+                return
+            self._start()
+        yield from super().run(tasks, work)
 
     def job_ids(self) -> list[str]:
         """The Slurm job ids of the workers' batch jobs."""
+        if self.cluster is None:
+            return []
         return [str(job.job_id) for job in self.cluster.workers.values() if getattr(job, "job_id", None)]
 
     def _wait_for_workers(self, timeout: float) -> None:
@@ -133,10 +157,13 @@ class SlurmExecutor(DaskExecutor):
             raise ClusterError(f"--slurm: no worker started within {timeout:g} s ({_queue_state(self.job_ids())})")
 
     def close(self) -> None:
+        cluster, self.cluster = self.cluster, None
         try:
-            super().close()
+            if getattr(self, "client", None) is not None:
+                self.client.close()
         finally:
-            self.cluster.close()
+            if cluster is not None:
+                cluster.close()
 
 
 __all__ = ["SlurmExecutor", "slurm_settings"]

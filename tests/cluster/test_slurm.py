@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from tests.cluster.conftest import GAMES, hosts_of, leaderboard, make_job, rows
-from tests.tournament.test_run import harness_run, stored
+from tests.tournament.test_run import count_games, harness_run, stored
 
 BLOCK = """    cluster: {slurm: {jobs: 2, cores: 1, memory: 1GB, walltime: "00:30:00"}}
 """
@@ -41,6 +41,11 @@ def test_a_job_with_a_slurm_block_plays_on_slurm_workers_and_equals_the_local_ru
     assert len([n for n in logs if n.endswith(".err")]) == 2, logs
     assert all("Registered to:" in (results / "slurm" / n).read_text() for n in logs if n.endswith(".err"))
     assert set(harness_jobs()) <= before, "the run cancels its batch jobs when it ends"
+    # Run again: every game is stored, so no batch job is submitted at all.
+    again = harness_run(config, check=True)
+    _, err = again.communicate(timeout=300)
+    assert again.returncode == 0 and f"{GAMES} reused, 0 played" in err, err
+    assert sorted(p.name for p in (results / "slurm").iterdir()) == logs, "nothing was submitted"
 
 
 def test_a_partition_slurm_does_not_have_is_one_line(tmp_path: Path, slurm: None) -> None:
@@ -50,5 +55,5 @@ def test_a_partition_slurm_does_not_have_is_one_line(tmp_path: Path, slurm: None
     assert run.returncode == 2, err
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("harness run: --slurm: could not submit the workers: ") and "partition" in err.lower(), err
-    assert not (tmp_path / "results" / "rr" / "results.sqlite").exists(), "nothing was played or stored"
+    assert count_games(tmp_path / "results" / "rr" / "results.sqlite") == 0, "nothing was played"
     assert set(harness_jobs()) <= set(), "no batch job was submitted"
