@@ -262,7 +262,9 @@ def standings(awards: Awards, entrants: Sequence[Entrant], records: Iterable[Gam
         rows[a.login] = Row(a.login, reason=a.reason, absent=True)
 
     def order(r: Row) -> tuple[Any, ...]:
-        rating = -(r.rating if r.rating is not None else -1e9)
+        # Rounded: the fit sums the games in the order they were stored, and a cluster stores them
+        # in the order they finish; equal bots must not swap places for the last bits of a float.
+        rating = -(round(r.rating, 6) if r.rating is not None else -1e9)
         return (r.absent, r.disqualified, *((rating, -r.score) if by_rating else (-r.score, rating)), r.login)
 
     ordered = sorted(rows.values(), key=order)

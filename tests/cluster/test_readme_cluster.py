@@ -96,8 +96,9 @@ def test_the_dask_commands_as_written(tmp_path: Path, hosts: Hosts, local_board:
 
     with Client(address, timeout="30s", set_as_default=False) as client:
         client.wait_for_workers(2 * nproc, timeout=120)
-        hostnames = set(client.run(__import__("socket").gethostname).values())
+        ran = client.run(__import__("socket").gethostname)
+        hostnames = set(ran.values())
     sh(run_line, folder, **env)
     assert sh(f".venv/bin/harness leaderboard {JOB}", folder).stdout == local_board
     if hosts.isolated:
-        assert hostnames == {"a", "b"}
+        assert hostnames == {"a", "b"}, (ran, b.log("worker")[-2000:])
