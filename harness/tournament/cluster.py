@@ -143,7 +143,7 @@ class DaskExecutor(Executor):
             raise ClusterUnfit(f"{job.name}: no Dask worker can time bots fairly now ({len(lines)} refused; "
                                f"first: {lines[0].split(' refused: ', 1)[-1] if lines else '?'}). "
                                f"To play anyway: harness run --no-self-check")
-        return lines
+        return self.refused  # the run's own list: a worker refused when it joins later is added to it
 
     def _admit(self, names: dict[str, Any]) -> list[str]:
         """Check the workers not yet checked (by name); the fit join ``self.workers``. Refusal lines."""
@@ -171,8 +171,7 @@ class DaskExecutor(Executor):
         names = self._names()
         if self.workers is None:
             return len(names)
-        for line in self._admit(names):
-            print(line, file=sys.stderr)
+        self._admit(names)  # a refusal joins self.refused: the run prints it and keeps it in its history
         return sum(1 for n in names.values() if self._verdicts.get(str(n)))
 
     def _await_cluster(self, why: str) -> None:
@@ -253,11 +252,11 @@ class DaskExecutor(Executor):
             except Exception:  # noqa: BLE001 - a timeout (nothing finished yet) or cancelled futures
                 pass
             finished = [f for f in pending if f.status != "pending"]
+            if time.monotonic() - self._checked_at > 1:  # newcomers (checked, then given games); none fit left
+                self._checked_at = time.monotonic()
+                if self.client.status == "running" and not self._fit_present() and not finished:
+                    self._await_cluster("no fit worker left")
             if not finished:
-                if time.monotonic() - self._checked_at > 5:  # newcomers; a cluster with no fit worker left
-                    self._checked_at = time.monotonic()
-                    if self.client.status == "running" and not self._fit_present():
-                        self._await_cluster("no fit worker left")
                 continue
             lost_scheduler = False
             for future in finished:

@@ -25,8 +25,8 @@ def thinker(least: float, most: float) -> str:
     return THINKS.replace("LEAST, MOST = 0.2, 0.5", f"LEAST, MOST = {least}, {most}")
 
 
-def make_job(folder: Path, extra: str = "") -> Path:
-    """A round robin of two thinking bots, the seed's strategy and the basic player (24 games)."""
+def make_job(folder: Path, extra: str = "", games: int = 2) -> Path:
+    """A round robin of two thinking bots, the seed's strategy and the basic player (12 games a seed)."""
     bots = {"ann": thinker(0.02, 0.08), "ben": thinker(0.01, 0.05),
             "cat": (REPO / "reference_players/priemspel/strategie.py").read_text()}
     for login, source in bots.items():
@@ -41,7 +41,7 @@ jobs:
     submissions: submissions
     reference: [{REPO}/reference_players/priemspel/basis.py]
     settings: [{{N: 5}}]
-    games: 2
+    games: {games}
     workers: 2
     awards: {{policy: tiers, tiers: [{{rank: 1, points: 3}}, {{rank: 2, points: 1}}]}}
 {extra}""")

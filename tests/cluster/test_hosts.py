@@ -95,8 +95,9 @@ def test_workers_of_another_tier_a_failing_self_check_or_another_speed_are_refus
         tmp_path: Path, hosts: Hosts, local_run: tuple[Path, Path]) -> None:
     """Four workers, one fit: ``b`` would run bots in the container tier (bubblewrap turned off
     there), ``c`` requires bubblewrap but has none (its calibration bot cannot start), ``d``'s
-    interpreter traces every line (a coverage run left on: several times slower). Each is refused
-    in one line naming why; ``a`` plays every game, and the results equal the local run's."""
+    interpreter traces every line (a coverage run left on: several times slower) and joins in
+    mid-run. Each is refused in one line naming why (``d`` when it joins); ``a`` plays every game,
+    and the results equal the local run's."""
     sched, a, b, c, d = (hosts.add(n) for n in ("sched", "a", "b", "c", "d"))
     hosts.scheduler(sched)
     address = f"tcp://{sched.address}:8786"
@@ -106,10 +107,16 @@ def test_workers_of_another_tier_a_failing_self_check_or_another_speed_are_refus
     hosts.worker(a, address)
     hosts.worker(b, address, env={"HARNESS_ISOLATION": "plain"})
     hosts.worker(c, address, env={"HARNESS_ISOLATION": "bwrap", "PATH": _path_without_bwrap(tmp_path / "bin")})
-    hosts.worker(d, address, env={"PYTHONPATH": str(site)})
-    wait_for_workers(address, {"a", "b", "c", "d"})
-    config = make_job(tmp_path / "job")
+    wait_for_workers(address, {"a", "b", "c"})
+    config = make_job(tmp_path / "job", games=4)  # twice the local run's seeds: d joins while games are left
     run = harness_run(config, "--scheduler", address, check=True)
+    db = tmp_path / "job" / "results" / "rr" / "results.sqlite"
+    deadline = time.monotonic() + 180
+    while count_games(db) < 2 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    hosts.worker(d, address, env={"PYTHONPATH": str(site)})  # joins mid-run: checked when it joins
+    wait_for_workers(address, {"d"})
+    assert run.poll() is None and count_games(db) < 2 * GAMES, "d joined before the last games"
     _, err = run.communicate(timeout=600)
     assert run.returncode == 0, err
     refused = {line.split(" worker ", 1)[1].split(" ", 1)[0]: line for line in err.splitlines() if " refused: " in line}
@@ -119,7 +126,9 @@ def test_workers_of_another_tier_a_failing_self_check_or_another_speed_are_refus
     assert "slower than the job's reference" in refused["d"] and "cluster.speed_factor" in refused["d"], refused["d"]
     results = tmp_path / "job" / "results" / "rr"
     assert {h.rsplit(":", 1)[0] for h in hosts_of(results)} == {named(hosts, "a")}
-    assert stored(results) == stored(local_run[1])
+    local = stored(local_run[1])
+    mine = stored(results)
+    assert len(mine) == 2 * GAMES and {k: mine[k] for k in local} == local  # the local run's seeds, unchanged
     with ResultsStore(results, lock=False) as store:
         run_info = store.runs()[-1]
         players = [p.to_json() for _, r in store.records() for p in r.players]
