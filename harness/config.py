@@ -39,6 +39,7 @@ A job::
                                   # the harness's version if it runs our bytecode, else the harness's)
         results: results/streky-grading    # where the store lives
         kit: {players: [random, brute]}    # the reference players `harness kit` hands out (also on a group)
+        cluster: {speed_factor: 1.5, slurm: {jobs: 2, cores: 8}}  # Dask/Slurm (tournament/clusterconf.py)
 
 A job may instead list other jobs to run one after another: ``demo: {jobs: [a, b]}``.
 """
@@ -63,6 +64,7 @@ from harness.sandbox.limits import Limits
 from harness.sandbox.checks.packages import PackageError, approve
 from harness.tournament.lateness import read_deadline
 from harness.tournament.formats import FORMATS, format_named, format_names
+from harness.tournament.clusterconf import read_cluster
 from harness.tournament.job import Awards, Job, SimilaritySettings, StyleDeduction, SubmissionRef, Tier, login_of
 
 POLICIES = ("pass_fail", "tiers", "none")
@@ -132,7 +134,7 @@ class Config:
 KNOWN_KEYS = {"game", "format", "submissions", "reference", "opponent", "settings", "games", "seed",
               "tournament", "limits", "workers", "awards", "results", "retries", "description", "roster",
               "bot_packages", "analysis", "public", "tables", "confidence", "budget",
-              "similarity", "waive", "deadline", "late", "kit", "interpreter"}
+              "similarity", "waive", "deadline", "late", "kit", "interpreter", "cluster"}
 
 
 def load_config(path: str | os.PathLike[str], *, students: bool = True) -> Config:
@@ -287,7 +289,7 @@ def _job(path: Path, name: str, body: dict[str, Any], left_out: list[str] | None
                roster=roster, roster_file=roster_file, analysis=analysis, public=r.boolean("public", False),
                tables=r.integer("tables", minimum=1) if "tables" in body else None,
                similarity=_similarity(r, path), waive=_waive(r, game), deadline=deadline, late=late,
-               interpreter=_interpreter(r, path),
+               interpreter=_interpreter(r, path), cluster=read_cluster(r),
                **own)
 
 

@@ -52,6 +52,20 @@ def self_check(quiet: bool) -> Callable[[Job], None]:
 
 
 def executor_for(args: argparse.Namespace, job: Job) -> Executor:
+    flags = [f"--{k}" for k in ("partition", "jobs", "cores", "memory", "walltime") if getattr(args, k) is not None]
+    if args.slurm and args.scheduler:
+        raise UsageError("--slurm starts its own scheduler: give --slurm or --scheduler ADDRESS, not both")
+    if flags and not args.slurm and job.cluster.slurm is None:
+        raise UsageError(f"{flags[0]}: only with --slurm (or a job with a cluster: {{slurm: ...}} block)")
+    if args.slurm or (job.cluster.slurm is not None and not args.scheduler):
+        from harness.tournament.cluster import ClusterError
+        from harness.tournament.slurm import SlurmExecutor, slurm_settings
+
+        settings = slurm_settings(job.cluster.slurm, args.partition, args.jobs, args.cores, args.memory, args.walltime)
+        try:
+            return SlurmExecutor(settings, self_check=not args.no_self_check, log_directory=job.results / "slurm")
+        except ClusterError as exc:
+            raise UsageError(str(exc)) from None
     if args.scheduler:
         from harness.tournament.cluster import ClusterError, DaskExecutor
 
@@ -93,7 +107,7 @@ def run_one(args: argparse.Namespace, job: Job) -> RunSummary:
     job = with_workers(job, args.workers)
     executor = executor_for(args, job)
     # On a Dask cluster every worker checks itself instead (see harness.tournament.cluster).
-    check = None if args.scheduler or args.no_self_check else self_check(args.quiet)
+    check = None if args.scheduler or args.slurm or job.cluster.slurm or args.no_self_check else self_check(args.quiet)
     built: list[JobResults] = []  # the standings for the run's history, reused for the leaderboard below
 
     def standings_snapshot(job: Job) -> list[dict[str, Any]]:
@@ -221,6 +235,13 @@ def register(sub: Any) -> None:
     run.add_argument("--scheduler", metavar="ADDRESS", help="run the games on this Dask scheduler")
     run.add_argument("--scheduler-timeout", type=seconds, default=10.0, metavar="SECONDS",
                      help="how long to try to reach the scheduler (default 10 s)")
+    slurm = run.add_argument_group("Slurm (dask-jobqueue; the job's cluster.slurm keys are the defaults)")
+    slurm.add_argument("--slurm", action="store_true", help="start Dask workers as Slurm batch jobs and play on them")
+    slurm.add_argument("--partition", metavar="NAME", help="the Slurm partition (default: the cluster's default)")
+    slurm.add_argument("--jobs", type=positive, metavar="N", help="batch jobs to submit (default 1)")
+    slurm.add_argument("--cores", type=positive, metavar="C", help="cores per batch job, one game each (default 1)")
+    slurm.add_argument("--memory", metavar="M", help="memory per batch job, e.g. 8GB (default 2GB)")
+    slurm.add_argument("--walltime", metavar="T", help="each batch job's time limit (default 01:00:00)")
     run.add_argument("--quiet", action="store_true", help="no progress and no leaderboard (with --log, the log "
                      "still gets a plain progress line at each tenth of the games and every 30 s while games finish)")
     run.add_argument("--log", metavar="FILE", help="append everything the run prints to FILE (made, with its "

@@ -18,6 +18,7 @@ from harness.games.base import GameSpec
 from harness.sandbox.limits import Limits
 from harness.submission import MAIN, ZIP
 from harness.tournament.lateness import LatePolicy
+from harness.tournament.clusterconf import ClusterSettings
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ class Job:
     deadline: datetime | None = None  # ``deadline:`` (aware); attempts after it are charged (lateness.py)
     late: LatePolicy | None = None  # ``late: {per_day, max}``; None with a deadline: the deadline closes
     interpreter: str = ""  # the interpreter its bots run on ("": the harness's rule, harness.sandbox.interpreter)
+    cluster: ClusterSettings = field(default_factory=ClusterSettings)  # the ``cluster:`` block
 
     @property
     def spec(self) -> GameSpec:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 # invalidates plans rather than being silently ignored). The entrants stand in for the folders.
 UNPLANNED = frozenset({"workers", "results", "retries", "config_file", "description", "roster_file",
                        "submissions", "reference", "opponent", "analysis", "public",
-                       "deadline", "late", "interpreter"})
+                       "deadline", "late", "interpreter", "cluster"})
 # The modules whose code decides the waves (opening, selection, fit, races, keys).
 PLANNING_MODULES = ("harness.tournament.adaptive", "harness.tournament.rating", "harness.tournament.standings",
                     "harness.tournament.schedule", "harness.tournament.plancache")
