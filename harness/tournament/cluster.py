@@ -152,7 +152,8 @@ class DaskExecutor(Executor):
         if not new:
             return []
         try:
-            reports = self.client.run(worker_self_check, asdict(self._job.limits), workers=list(new))
+            reports = self.client.run(worker_self_check, asdict(self._job.limits), self._job.interpreter,
+                                      workers=list(new))
         except Exception:  # noqa: BLE001 - a worker that left while it was checked: checked when it is back
             return []
         verdicts = judge_workers(self._job.name, reports, new, self._reference, self._job.cluster.speed_factor)

@@ -43,13 +43,19 @@ def speed_probe(rounds: int = 5) -> float:
     return max(best, 1e-6)
 
 
-def worker_self_check(limits: dict[str, Any]) -> dict[str, Any]:
-    """Run on a worker: its self-check verdict, bot tier, speed, host and interpreter (JSON)."""
+def worker_self_check(limits: dict[str, Any], python: str = "") -> dict[str, Any]:
+    """Run on a worker: its self-check verdict, bot tier, speed, host and interpreter (JSON).
+
+    ``python``: the job's ``interpreter:`` (empty: the harness's rule), so that the calibration
+    bot runs on the clock that will judge the job's bots on this worker.
+    """
+    from harness.sandbox import interpreter
     from harness.sandbox.checks.calibrate import self_check
     from harness.sandbox.container import tier
     from harness.sandbox.limits import Limits
 
     try:
+        interpreter.use(python or None)
         report = self_check(Limits(**limits))
         fair, why = report.fair, ("fair" if report.fair else report.problems[0])
         bot_tier = tier(report.isolation == "bubblewrap")
@@ -57,7 +63,18 @@ def worker_self_check(limits: dict[str, Any]) -> dict[str, Any]:
         fair, why, bot_tier = False, f"the self-check failed: {type(exc).__name__}: {str(exc)[:200]}", "none"
     return {"fair": fair, "why": why, "tier": bot_tier, "speed": speed_probe(),
             "host": socket.gethostname(), "python": f"{sys.executable} {sys.version.split()[0]}",
+            "bots_python": _bots_python(),
             "pid": os.getpid()}
+
+
+def _bots_python() -> str:
+    """The interpreter this worker's bots run on, as the records name it."""
+    from harness.sandbox import interpreter
+
+    try:
+        return interpreter.chosen()
+    except Exception:  # noqa: BLE001 - a report, not a check: the self-check judged the worker
+        return ""
 
 
 @dataclass(frozen=True)
