@@ -78,6 +78,20 @@ def raw_job(job: Job) -> dict[str, Any]:
     return {**(data.get("defaults") or {}), **data["jobs"][job.name]}
 
 
+def _is_shipped(opponent: Path, shipped: Path | None, reference_dir: Path) -> bool:
+    """True if ``opponent`` is the shipped reference player ``shipped``: the installed file itself,
+    or a copy of it with the same name (a jobs file naming ``reference_players/<game>/x.py`` in a
+    checkout, while the installed harness's players live in its site-packages)."""
+    if shipped is None:
+        return False
+    if opponent.parent == reference_dir.resolve():
+        return True
+    try:
+        return opponent.is_file() and opponent.read_bytes() == Path(shipped).read_bytes()
+    except OSError:
+        return False
+
+
 def chosen_players(config: Config, name: str, members: list[Job]) -> dict[str, list[str]] | None:
     """The players the course chose (game -> names): the key of ``name``, else its members' keys
     together; None if there is no ``kit:`` key at all (the default, :data:`WEAK`)."""
@@ -129,7 +143,7 @@ def plan_kit(config: Config, name: str) -> KitPlan:
         opponent = job.opponent.resolve()
         body = {k: v for k, v in raw_job(job).items() if k not in LEFT_OUT_KEYS}
         own = plan.players[job.game]
-        if opponent.parent == game.reference_dir.resolve() and opponent.stem in game.reference_players:
+        if _is_shipped(opponent, game.reference_players.get(opponent.stem), game.reference_dir):
             if opponent.stem not in own:
                 how = ("the course's kit: {players: [...]} leaves it out" if chosen is not None else
                        "a strong player, not handed out unless the course names it in kit: {players: [...]}")
