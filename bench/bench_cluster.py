@@ -174,6 +174,7 @@ def mode(name: str, args: argparse.Namespace, cores: int) -> None:
 
         executor: Executor = SlurmExecutor(SlurmSettings(jobs=2, cores=1, memory="2GB"), self_check=False,
                                            log_directory=folder / "slurm")
+        executor._start()  # the batch jobs (a run submits them with its first game): timed as "workers up"
     else:
         cluster = LocalDask(int(name), 8790 + int(name), defaults=args.dask_defaults, tier=args.tier)
         executor = cluster.executor()
