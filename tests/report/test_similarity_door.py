@@ -42,3 +42,23 @@ def test_a_submission_past_the_door_s_caps_has_no_fingerprints_and_a_note(
     assert not prints["big"].where
     assert prints["big"].notes == ["the submission: too large or complex to fingerprint (output cap 1 KiB)"]
     assert prints["small"].notes == [] and prints["small"].where == fingerprint(small).where
+
+
+def test_given_code_and_the_templates_draws_are_parsed_in_the_door_not_here(tmp_path: Path) -> None:
+    """A job's ``exclude`` may be an archive of earlier students' bots: parsed in the door's child."""
+    from harness import door
+    from harness.games import get_game
+    from harness.report.similarity import given_choices, given_code
+
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    (archive / "old.py").write_text("def f(x):\n    y = x + 1\n    return y * 2\n")
+    door.forget()
+    before = door.stats.children
+    given = given_code(get_game("blokovanie"), [archive])
+    assert door.stats.children > before  # a child parsed them
+    assert given  # and its k-grams came back
+    door.forget()
+    before = door.stats.children
+    assert isinstance(given_choices(get_game("streky")), set)
+    assert door.stats.children > before or not get_game("streky").submission.template_dir

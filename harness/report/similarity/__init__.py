@@ -33,10 +33,9 @@ from typing import Any
 from harness import door
 from harness.config import Job
 from harness.games.base import GameSpec
-from harness.report.similarity import ast_channel
 from harness.report.similarity.behaviour import BehaviourMatch, compare_games
 from harness.report.similarity.code import (MIN_FINGERPRINTS, CodeMatch, Fingerprints, Span, compare_all,
-                                            every_kgram, fingerprint, own_prints)
+                                            every_kgram, fingerprint, own_prints, random_draws)
 from harness.report.similarity.cuts import TOKEN_CUT, Cut, Group, groups, learn
 from harness.submission import SubmissionError, read_submission
 from harness.tournament.job import login_of
@@ -179,7 +178,20 @@ def given_code(game: GameSpec, exclude: Iterable[Path] = (), *, references: bool
     if references:
         places += list(game.reference_players.values())
     places += list(exclude)
-    return every_kgram(f for place in places for f in _files_under(place))
+    return _given_set(GIVEN, [f for place in places for f in _files_under(place)])
+
+
+def _given_set(name: str, files: list[tuple[str, bytes]]) -> set[int]:
+    """A set the door's task ``name`` derives from given files: a job's ``exclude`` may hold an
+    archive of earlier students' submissions, so they are parsed in its capped child too, never
+    here. Files past its caps, or a door that cannot run, discount nothing (more pairs shown)."""
+    if not files:
+        return set()
+    try:
+        found = door.run(name, files)
+    except door.Unavailable:
+        return set()
+    return found if isinstance(found, set) else set()
 
 
 PARALLEL_FROM = 40  # submissions: fewer are fingerprinted in one child of the door
@@ -188,6 +200,10 @@ PARALLEL_FROM = 40  # submissions: fewer are fingerprinted in one child of the d
 # importable function, and the dataclasses its result holds.
 FINGERPRINT = door.register(door.Task("similarity.fingerprint", f"{fingerprint.__module__}:{fingerprint.__name__}",
                                       output=16 << 20, types=(Fingerprints, Span)))
+GIVEN = door.register(door.Task("similarity.given", f"{every_kgram.__module__}:{every_kgram.__name__}",
+                                output=16 << 20)).name
+CHOICES = door.register(door.Task("similarity.choices", f"{random_draws.__module__}:{random_draws.__name__}",
+                                  output=1 << 20)).name
 
 
 def fingerprint_all(files: Mapping[str, list[tuple[str, bytes]]]) -> dict[str, Fingerprints]:
@@ -342,13 +358,7 @@ def given_choices(game: GameSpec) -> set[int]:
     folder = game.submission.template_dir
     if folder is None or not folder.is_dir():
         return set()
-    out: set[int] = set()
-    for _name, data in _files_under(folder):
-        try:
-            out |= ast_channel.canonical(data.decode("utf-8", errors="replace"))[1]
-        except ValueError:
-            continue
-    return out
+    return _given_set(CHOICES, list(_files_under(folder)))
 
 
 def reference_sources(job: Job) -> tuple[dict[str, list[tuple[str, bytes]]], dict[str, str]]:

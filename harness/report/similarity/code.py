@@ -208,6 +208,18 @@ def fingerprint(files: Iterable[tuple[str, bytes]]) -> Fingerprints:
     return result
 
 
+def random_draws(files: Iterable[tuple[str, bytes]]) -> set[int]:
+    """The simple statements of ``files`` that draw from ``random``, each hashed whole (a template's
+    seeded move choice); files that do not parse give none."""
+    found: set[int] = set()
+    for name, data in files:
+        try:
+            found |= ast_channel.canonical(_text(name, data))[1]
+        except ValueError:
+            continue
+    return found
+
+
 def every_kgram(files: Iterable[tuple[str, bytes]]) -> set[int]:
     """Every k-gram hash of given code (a template, the bot API), of both channels: all of them,
     not only the winnowed ones, so a student's copy of any part of it is recognised as given."""
