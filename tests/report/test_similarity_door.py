@@ -44,12 +44,15 @@ def test_a_submission_past_the_door_s_caps_has_no_fingerprints_and_a_note(
     assert prints["small"].notes == [] and prints["small"].where == fingerprint(small).where
 
 
-def test_given_code_and_the_templates_draws_are_parsed_in_the_door_not_here(tmp_path: Path) -> None:
+def test_given_code_and_the_templates_draws_are_parsed_in_the_door_not_here(
+        tmp_path: Path, fresh: None) -> None:
     """A job's ``exclude`` may be an archive of earlier students' bots: parsed in the door's child."""
     from harness import door
     from harness.games import get_game
     from harness.report.similarity import given_choices, given_code
 
+    # The fixture's empty disk cache: an earlier run (or test) with the same content would answer
+    # from the cache without a child, and the count below would prove nothing.
     archive = tmp_path / "archive"
     archive.mkdir()
     (archive / "old.py").write_text("def f(x):\n    y = x + 1\n    return y * 2\n")
