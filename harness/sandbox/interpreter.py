@@ -184,11 +184,12 @@ def _speed_cache() -> Path:
     return Path(base) / "harness" / "interpreter-speed.json"
 
 
-def speed(path: str) -> float | None:
+def speed(path: str, *, cached: bool = True) -> float | None:
     """Seconds of CPU the fixed workload takes on ``path`` (None if it does not run).
 
     Cached on disk by the interpreter's path, size and modification time: measured once per
-    machine and interpreter (a busy machine barely moves a best-of-5 CPU time).
+    machine and interpreter (a busy machine barely moves a best-of-5 CPU time). A cluster's
+    workers measure afresh (``cached=False``): their check is of the host as it is now.
     """
     real = os.path.realpath(path)
     try:
@@ -197,18 +198,22 @@ def speed(path: str) -> float | None:
         return None
     key = f"{real}:{st.st_size}:{int(st.st_mtime)}"
     cache = _speed_cache()
-    try:
-        known = json.loads(cache.read_text())
-        if type(known) is dict and isinstance(known.get(key), float):
-            return float(known[key])
-    except (OSError, ValueError):
-        known = {}
+    known: Any = {}
+    if cached:
+        try:
+            known = json.loads(cache.read_text())
+            if type(known) is dict and isinstance(known.get(key), float):
+                return float(known[key])
+        except (OSError, ValueError):
+            known = {}
     try:
         done = subprocess.run([real, "-I", "-S", "-B", "-c", WORKLOAD], capture_output=True, text=True,
                               timeout=120, cwd="/", env={"PATH": "/usr/bin:/bin"})
         seconds = float(done.stdout.strip())
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
+    if not cached:
+        return seconds
     known = known if type(known) is dict else {}
     known[key] = seconds
     try:

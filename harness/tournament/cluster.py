@@ -133,7 +133,7 @@ class DaskExecutor(Executor):
         if not self.self_check:
             return []
         self._job = job
-        self._reference = job.cluster.speed or speed_probe()
+        self._reference = job.cluster.speed or speed_probe(job.interpreter or "")
         names = self._names()
         if not names:
             raise ClusterError(f"the Dask scheduler at {self.address} has no workers")

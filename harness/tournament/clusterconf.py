@@ -2,7 +2,7 @@
 
     cluster:
       speed_factor: 1.5        # refuse a worker this many times slower (or faster) than the reference
-      speed: 0.08              # the reference: CPU seconds of the speed probe (default: the coordinator's)
+      speed: 0.03              # the reference: CPU seconds of the speed probe (default: the coordinator's)
       slurm:                   # play on Slurm workers started through dask-jobqueue (as --slurm does)
         partition: debug
         jobs: 2                # batch jobs

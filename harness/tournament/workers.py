@@ -2,8 +2,9 @@
 
 On every worker (:func:`worker_self_check`): the timing self-check (the calibration bot under the
 job's limits, in the worker's own sandbox), the sandbox tier its bots would run in, and its
-speed: the CPU time of a fixed piece of pure Python (:func:`speed_probe`) in the worker's own
-interpreter, which is the interpreter its judge runs in and (same version) its bots.
+speed: the CPU time of a fixed piece of pure Python (:func:`speed_probe`) on the interpreter its
+bots run on (the job's ``interpreter:`` or the harness's rule), which need not be the worker's
+own: a harness on an unoptimised build may run its bots on the system's optimised one.
 
 On the coordinator (:func:`judge_workers`), a worker is refused, with one line, when
 
@@ -22,25 +23,25 @@ from __future__ import annotations
 import os
 import socket
 import sys
-import time
 from dataclasses import dataclass
 from typing import Any
 
 TIERS = ("unprotected", "container", "bubblewrap")  # weakest first
 
 
-def speed_probe(rounds: int = 5) -> float:
-    """CPU seconds of a fixed pure-Python workload in this process (the best of ``rounds``)."""
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.process_time()
-        x, table = 0, {}
-        for i in range(60_000):  # integer arithmetic, a dict and a call: what bots mostly do
-            x = (x * 31 + i) % 1_000_003
-            table[i & 1023] = x
-            x ^= len(table)
-        best = min(best, time.process_time() - start)
-    return max(best, 1e-6)
+def speed_probe(python: str = "") -> float:
+    """CPU seconds of :data:`harness.sandbox.interpreter.WORKLOAD` on ``python`` (empty: the
+    interpreter this process's bots run on), measured now: the clock a move limit is judged on.
+
+    Raises :class:`~harness.sandbox.interpreter.InterpreterError` if ``python`` does not run it.
+    """
+    from harness.sandbox import interpreter
+
+    python = python or interpreter.chosen()
+    seconds = interpreter.speed(python, cached=False)
+    if seconds is None:
+        raise interpreter.InterpreterError(f"{python} does not run the speed probe")
+    return max(seconds, 1e-6)
 
 
 def worker_self_check(limits: dict[str, Any], python: str = "") -> dict[str, Any]:
@@ -54,14 +55,16 @@ def worker_self_check(limits: dict[str, Any], python: str = "") -> dict[str, Any
     from harness.sandbox.container import tier
     from harness.sandbox.limits import Limits
 
+    speed = 0.0
     try:
         interpreter.use(python or None)
+        speed = speed_probe()
         report = self_check(Limits(**limits))
         fair, why = report.fair, ("fair" if report.fair else report.problems[0])
         bot_tier = tier(report.isolation == "bubblewrap")
     except Exception as exc:  # noqa: BLE001 - a worker whose sandbox breaks is refused, not the run
         fair, why, bot_tier = False, f"the self-check failed: {type(exc).__name__}: {str(exc)[:200]}", "none"
-    return {"fair": fair, "why": why, "tier": bot_tier, "speed": speed_probe(),
+    return {"fair": fair, "why": why, "tier": bot_tier, "speed": speed,
             "host": socket.gethostname(), "python": f"{sys.executable} {sys.version.split()[0]}",
             "bots_python": _bots_python(),
             "pid": os.getpid()}

@@ -56,9 +56,12 @@ class Host:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def start(self, argv: list[str], env: dict[str, str] | None = None, log: str = "log",
-              supervise: bool = False, cwd: Path | None = None) -> subprocess.Popen[bytes]:
+              supervise: bool = False, cwd: Path | None = None,
+              bind: tuple[str, str] | None = None) -> subprocess.Popen[bytes]:
         """Start ``argv`` on this host in a session of its own, with its own TMPDIR and HOME
-        (``supervise``: started again whenever it ends, as a service manager does)."""
+        (``supervise``: started again whenever it ends, as a service manager does; ``bind``:
+        (source, target), a file of this host's own at ``target`` in a mount namespace of its own,
+        such as another build of Python at ``/usr/bin/python3.11``: it needs root)."""
         tmp = self.home / "tmp"
         tmp.mkdir(exist_ok=True)
         tmp.chmod(0o1777)  # like /tmp: the host's bots make their folders here
@@ -68,6 +71,9 @@ class Host:
         prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
         if self.netns and shutil.which("unshare"):  # a host name of its own (what records name)
             prefix += ["unshare", "--uts", "--", "sh", "-c", 'hostname "$0" && exec "$@"', self.name]
+        if bind is not None:
+            prefix += ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+                       'mount --bind "$0" "$1" && shift && exec "$@"', *bind]
         if supervise:  # as systemd's Restart=always: a worker that ends (its scheduler went away) starts again
             prefix += ["sh", "-c", 'while :; do "$@"; sleep 1; done', "supervise"]
         out = open(self.home / f"{log}.txt", "ab")
@@ -152,12 +158,12 @@ class Hosts:
         return process
 
     def worker(self, host: Host, scheduler: str, env: dict[str, str] | None = None,
-               nthreads: int = 1) -> subprocess.Popen[bytes]:
+               nthreads: int = 1, bind: tuple[str, str] | None = None) -> subprocess.Popen[bytes]:
         """A Dask worker (with its nanny) named after ``host``, on ``host``, for ``scheduler``."""
         return host.start([sys.executable, "-m", "distributed.cli.dask_worker", scheduler, "--name", host.name,
                            "--host", host.address, "--nthreads", str(nthreads), "--nworkers", "1",
                            "--no-dashboard", "--death-timeout", "180", "--memory-limit", "0"],
-                          env=env, log="worker", supervise=True)
+                          env=env, log="worker", supervise=True, bind=bind)
 
     def close(self) -> None:
         for host in self.hosts:

@@ -73,10 +73,18 @@ def test_workers_are_judged_by_fairness_tier_and_speed() -> None:
     assert all(v.fit for v in judge_workers("rr", same, {}, reference=0.1, factor=1.5))
 
 
-def test_the_speed_probe_measures_this_interpreter() -> None:
-    first, second = speed_probe(), speed_probe()
+def test_the_speed_probe_measures_the_bots_interpreter() -> None:
+    """The probe runs on the interpreter the bots run on, not in the harness's process: a job on
+    another interpreter is timed on that one, and one that cannot run the probe is an error."""
+    from harness.sandbox import interpreter
+    from harness.sandbox.interpreter import InterpreterError
+
+    first, second = speed_probe(), speed_probe(sys.executable)
     assert 0.0005 < first < 5 and 0.0005 < second < 5
     assert max(first, second) / min(first, second) < 3  # the best of 5: steady on a busy machine too
+    with pytest.raises(InterpreterError, match="/bin/false does not run the speed probe"):
+        speed_probe("/bin/false")
+    assert interpreter.chosen() != "/bin/false"  # a probe chooses nothing
 
 
 def harness(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
