@@ -94,12 +94,12 @@ EXTRA: dict[str, Case] = {
     "proc_self_mem": Case(V.FORBIDDEN, r"^writing '/proc/\d+/mem'" + OUTSIDE_WORK),
     "ns_unshare_command": Case(V.FORBIDDEN, r"^subprocess\.Popen is not allowed" + WHERE),
     # sockets, the terminal
-    # a unix socket of its own: the kernel's seccomp filter refuses socket() itself (every tier),
-    # before the guard would have refused its bind or connect
-    "socket_abstract_unix": Case(V.EXCEPTION, r"^zet\(\) raised PermissionError: \[Errno 1\] Operation not "
-                                 r"permitted at player\.py line 19 in zet$"),
-    "socket_unix_connect": Case(V.EXCEPTION, r"^zet\(\) raised PermissionError: \[Errno 1\] Operation not "
-                                r"permitted at player\.py line 19 in zet$"),
+    # a unix socket of its own: the guard names the socket(2) (which the seccomp filter refuses
+    # too, in every tier), before its bind or connect
+    "socket_abstract_unix": Case(V.FORBIDDEN, r"^network access \(a unix socket\) is not allowed \(player\.py "
+                                 r"line 19 in zet\)$"),
+    "socket_unix_connect": Case(V.FORBIDDEN, r"^network access \(a unix socket\) is not allowed \(player\.py "
+                                r"line 19 in zet\)$"),
     "socket_pair_ok": Case(V.OK, r"^$"),  # a socketpair inside its own process is legal
     "tty_tiocsti": Case(V.FORBIDDEN, r"^writing '/dev/tty'" + OUTSIDE_WORK),
     # persistence and tampering with code

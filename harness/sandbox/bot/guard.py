@@ -13,8 +13,10 @@ thread, for the rest of its life:
 * files: reading outside the bot's code, working directory, bot API and the standard
   library, and writing anywhere but the working directory (``open``, ``os.open``, listing
   folders, renaming, linking, deleting ...);
-* the network: any socket other than ``AF_UNIX``, any ``connect``/``bind``/``sendto`` and
-  name lookups;
+* the network: any socket that would call ``socket(2)`` (a unix socket too), any
+  ``connect``/``bind``/``sendto`` and name lookups; a unix socket that wraps a descriptor it
+  already has (``socket.socketpair``, ``socket.fromfd``, ``socket.socket(fileno=...)``) is
+  allowed (see :meth:`Guard._socket`);
 * signalling any process but itself (``os.kill``, ``os.killpg``), raising its own
   resource limits, ``gc.get_objects``-style introspection, and replacing attributes of the
   harness's own classes and functions;
@@ -91,6 +93,7 @@ O_ASYNC = getattr(os, "O_ASYNC", 0o20000)
 IOCTLS_ALLOWED = {0x541B: "FIONREAD", 0x5413: "TIOCGWINSZ", 0x80086601: "FS_IOC_GETFLAGS"}
 _HERE_FILE = os.path.abspath(__file__)
 _IMPORTLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep + "importlib" + os.sep
+_SOCKET_PY = os.path.join(os.path.dirname(os.path.abspath(os.__file__)), "socket.py")
 
 
 class Forbidden(RuntimeError):
@@ -103,6 +106,9 @@ def _norm(roots: Iterable[str]) -> tuple[str, ...]:
 
 def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+_CODE = type(_inside.__code__)  # types.CodeType, without importing types
 
 
 class Guard:
@@ -122,6 +128,10 @@ class Guard:
         self.own_pid = os.getpid()
         self._handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
         self._judging: set[int] = set()  # threads in a judge of the guard's own: their calls are not judged
+        # The code of the standard library's socket.socket.__init__, the one frame whose
+        # ``fileno`` says that a socket wraps a descriptor (see _socket); found when the real
+        # socket.py runs (importing it here would cost every bot's start about 5 ms).
+        self.socket_init: Any = None
 
     # ---- set-up ---------------------------------------------------------------------------
     def install(self) -> None:
@@ -142,6 +152,7 @@ class Guard:
         handlers["open"] = self._open
         handlers["import"] = self._import
         handlers["socket.__new__"] = self._socket
+        handlers["exec"] = self._exec
         handlers["os.kill"] = self._kill
         handlers["os.killpg"] = lambda args: f"signalling a process group (os.killpg({args[0]}, ...))"
         handlers["resource.setrlimit"] = lambda args: "changing the sandbox's limits (resource.setrlimit)"
@@ -175,6 +186,9 @@ class Guard:
             if name.partition(".")[0] in refused and name != "_posixsubprocess":
                 del sys.modules[name]
         sys.meta_path.insert(0, _ImportPolicy(self))  # importlib.import_module raises no "import" event
+        module = sys.modules.get("socket")  # imported before any bot code ran: the real one
+        if module is not None and self.socket_init is None:
+            self.socket_init = getattr(getattr(getattr(module, "socket", None), "__init__", None), "__code__", None)
         self.armed = True
 
     def judging(self, judge: Callable[..., Any], *args: Any) -> Any:
@@ -345,10 +359,42 @@ class Guard:
         return None
 
     def _socket(self, args: tuple[Any, ...]) -> str | None:
+        """Judge ``socket.__new__``: only a unix socket that wraps a descriptor the bot already has.
+
+        The event does not say whether ``socket(2)`` follows (POSIX raises it for a socket made
+        around a descriptor too: ``socketpair``, ``fromfd``, ``accept``, ``dup``). Its caller
+        does: the first frame outside the guard is the standard library's ``socket.__init__``,
+        found by its code object (not by a name a bot can give its own code), with a ``fileno``.
+        A socket made any other way (``_socket.socket()`` itself, family ``-1`` included: the
+        kernel's ``AF_INET``) is refused; the seccomp filter refuses its ``socket(2)`` as well,
+        and this names the attempt.
+        """
         family = args[1] if len(args) > 1 else None
-        if family in (-1, getattr(sys.modules.get("_socket"), "AF_UNIX", 1)):
+        unix = getattr(sys.modules.get("_socket"), "AF_UNIX", 1)
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename == _HERE_FILE:
+            frame = frame.f_back  # type: ignore[assignment]
+        wraps = (frame is not None and self.socket_init is not None and frame.f_code is self.socket_init
+                 and frame.f_locals.get("fileno") is not None)
+        if wraps and family in (-1, unix):
             return None
+        if family == unix:
+            return "network access (a unix socket)"
+        if family == -1:
+            family = getattr(sys.modules.get("_socket"), "AF_INET", 2)  # what the kernel is asked for
         return f"network access (a socket of family {family})"
+
+    def _exec(self, args: tuple[Any, ...]) -> str | None:
+        """Find ``socket.socket.__init__`` in the code of the real socket.py when it first runs."""
+        code = args[0] if args else None
+        if (self.socket_init is None and isinstance(code, _CODE) and code.co_name == "<module>"
+                and code.co_filename == _SOCKET_PY):
+            classes = [c for c in code.co_consts if isinstance(c, _CODE) and c.co_name == "socket"]
+            inits = [c for cls in classes for c in cls.co_consts if isinstance(c, _CODE) and c.co_name == "__init__"]
+            if inits:
+                self.socket_init = inits[0]
+                self._handlers.pop("exec", None)  # no need to look at another exec
+        return None
 
     def _kill(self, args: tuple[Any, ...]) -> str | None:
         pid = args[0] if args else None
