@@ -107,6 +107,10 @@ EXTRA: dict[str, Case] = {
     "persist_sitecustomize": Case(V.FORBIDDEN, r"^writing '.*/sitecustomize\.py'" + OUTSIDE_WORK),
     "tamper_botapi": Case(V.FORBIDDEN, r"^writing '.*/botapi/priemspel\.py'" + OUTSIDE_WORK),
     "tamper_guard_file": Case(V.FORBIDDEN, r"^writing '.*/harness-lib-\d+-\w+/_harness_guard\.py'" + OUTSIDE_WORK),
+    "tamper_unaudited_file": Case(V.FORBIDDEN, r"^writing '.*/harness-lib-\d+-\w+/_harness_unaudited\.py'"
+                                  + OUTSIDE_WORK),
+    "patch_unaudited": Case(V.FORBIDDEN, r"^monkeypatching the harness \(pidfd_pid\.__code__\) is not allowed \("
+                            r"player\.py line 22 in zet\)$"),
     # signals and limits of other processes
     "signal_neighbour": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(\d+, 19\)\) is not allowed" + WHERE),
     "signal_everyone": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(-1, 9\)\) is not allowed" + WHERE),

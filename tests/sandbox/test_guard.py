@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.sandbox import botside
 from harness.sandbox.bot.guard import Forbidden, Guard
 
 
@@ -103,12 +104,13 @@ def test_a_refusal_raises_and_is_recorded_once(guard: Guard) -> None:
     assert guard.take_violation() is None
 
 
-# A fresh `python -I -S` with the guard installed and armed as a worker does, before `socket` is
-# imported (as in a bot's process): each attempt prints what became of it.
+# A fresh `python -I -S` with the guard installed and armed as a worker does, from the compiled
+# bot-side folder, before `socket` is imported (as in a bot's process): each attempt prints what
+# became of it.
 SOCKETS = r"""
 import json, os, sys
 sys.path.insert(0, sys.argv[1])
-import guard
+import _harness_guard as guard
 early = "socket" in sys.modules
 g = guard.Guard()
 g.install()
@@ -148,7 +150,7 @@ def test_a_unix_socket_is_refused_unless_it_wraps_a_descriptor(imported: str, tm
     the guard was armed (by the worker) or after (by the bot, as usual)."""
     script = tmp_path / "player.py"
     script.write_text(SOCKETS)
-    bot_side = Path(__file__).parents[2] / "harness" / "sandbox" / "bot"
+    bot_side = botside.folder()
     done = subprocess.run([sys.executable, "-I", "-S", str(script), str(bot_side), imported], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -5,8 +5,9 @@ Started by :class:`harness.sandbox.process.BotProcess` as
 (under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first;
 ``seccomp``: plain mode's syscall filter, :mod:`seccomp`, installed next),
 from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where the modules
-it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
-``_harness_botenv`` (and ``_harness_landlock`` and ``_harness_seccomp``, in plain mode only).
+it imports are ``_harness_wire``, ``_harness_guard`` (which imports ``_harness_unaudited``),
+``_harness_construct`` and ``_harness_botenv`` (and ``_harness_landlock`` and ``_harness_seccomp``,
+in plain mode only).
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
