@@ -105,7 +105,7 @@ def test_an_answer_with_hash_colliding_keys_is_refused_at_once() -> None:
 
 def test_an_ignored_answer_is_never_decoded() -> None:
     """The worker's own format is read up to its value; any other shape has only its envelope read."""
-    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(20_000)).encode()  # just under wire.crowded's count
+    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(20_000)).encode()  # just under judge.crowded's count
     worker = b'{"ok":true,"cpu":0.125,"seq":7,"value":{"$d":[' + pairs + b"," + pairs + b"]}}"
     spaced = b'{"seq": 7, "ok": true, "cpu": 0.5, "value": {"$d": [' + pairs + b"]}}"
     for raw, cpu in ((worker, 0.125), (spaced, 0.5), (b'{"ok":true,"cpu":0.125,"seq":7,"value":not json}', 0.125)):
