@@ -197,6 +197,7 @@ class Guard:
         module = sys.modules.get("socket")  # imported before any bot code ran: the real one
         if module is not None and self.socket_init is None:
             self.socket_init = getattr(getattr(getattr(module, "socket", None), "__init__", None), "__code__", None)
+            self._handlers.pop("exec", None)
         self.armed = True
 
     def judging(self, judge: Callable[..., Any], *args: Any) -> Any:
@@ -392,7 +393,14 @@ class Guard:
         return f"network access (a socket of family {family})"
 
     def _exec(self, args: tuple[Any, ...]) -> str | None:
-        """Find ``socket.socket.__init__`` in the code of the real socket.py when it first runs."""
+        """Find ``socket.socket.__init__`` in the code of socket.py when it first runs (its import).
+
+        The first module code run under the standard library's ``socket.py`` is taken as the
+        real one. A bot that ran code of its own under that name first only has its own later
+        ``socketpair`` refused (the real ``__init__`` is then not the one known), and gains
+        nothing: a ``socket(2)`` it gets past the guard is still refused by the seccomp filter,
+        and any ``bind`` or ``connect`` by the guard.
+        """
         code = args[0] if args else None
         if (self.socket_init is None and isinstance(code, _CODE) and code.co_name == "<module>"
                 and code.co_filename == _SOCKET_PY):
