@@ -101,6 +101,7 @@ EXTRA: dict[str, Case] = {
     "socket_unix_connect": Case(V.FORBIDDEN, r"^network access \(a unix socket\) is not allowed \(player\.py "
                                 r"line 19 in zet\)$"),
     "socket_pair_ok": Case(V.OK, r"^$"),  # a socketpair inside its own process is legal
+    "socket_asyncio_ok": Case(V.OK, r"^$", limits={"move": 5.0}),  # an event loop's self-pipe: a socketpair
     "tty_tiocsti": Case(V.FORBIDDEN, r"^writing '/dev/tty'" + OUTSIDE_WORK),
     # persistence and tampering with code
     "persist_cron": Case(V.FORBIDDEN, r"^writing '/etc/cron\.d/harness-bot'" + OUTSIDE_WORK),
