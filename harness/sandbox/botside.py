@@ -54,9 +54,9 @@ HERE = Path(__file__).parent / "bot"  # the modules that run inside a bot's proc
 PREFIX = LIB_PREFIX
 # The bot-side sources and their module names in the bot's process (None: the script, __main__).
 MODULES: dict[str, str | None] = {"worker.py": None, "wire.py": "_harness_wire", "guard.py": "_harness_guard",
-                                  "unaudited.py": "_harness_unaudited", "construct.py": "_harness_construct", "botenv.py": "_harness_botenv",
-                                  "landlock.py": "_harness_landlock", "seccomp.py": "_harness_seccomp",
-                                  "deadline.py": "_harness_deadline"}
+                                  "unaudited.py": "_harness_unaudited", "construct.py": "_harness_construct",
+                                  "botenv.py": "_harness_botenv", "landlock.py": "_harness_landlock",
+                                  "seccomp.py": "_harness_seccomp", "deadline.py": "_harness_deadline"}
 SOURCES = tuple(HERE / name for name in MODULES)
 SCRIPT = "worker.pyc"
 

@@ -240,5 +240,5 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-__all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "crowded", "death", "describe_wire_object", "is_hello",
-           "read_reply", "tampering"]
+__all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "crowded", "death", "describe_wire_object",
+           "is_hello", "read_reply", "tampering"]
