@@ -76,7 +76,7 @@ def reply_cases() -> dict[str, tuple[bytes, bool]]:
     big, n = colliding(worker, b"}")
     big_spaced, _ = colliding(spaced, b"}")
     small, k = colliding(worker, b"}", limit=len(worker) + 2 + 30 * wire.ANSWER_DICT_ITEMS)
-    # The most pairs the pre-check (wire.crowded) lets through to the parser: 2 commas a pair.
+    # The most pairs the pre-check (judge.crowded) lets through to the parser: 2 commas a pair.
     under, u = colliding(worker, b"}", limit=len(worker) + 12 + 30 * (wire.ANSWER_NODES + 30))
     under_spaced, _ = colliding(spaced, b"}", limit=len(spaced) + 12 + 30 * (wire.ANSWER_NODES + 30))
     while under.count(b",") > 2 * wire.ANSWER_NODES + 64:  # trim to just under the count

@@ -1,15 +1,15 @@
 """The bot-side files, compiled once per harness process: the folder a bot's process runs from.
 
-Every bot's process runs :mod:`worker` with :mod:`wire`, :mod:`guard`, :mod:`construct`,
-:mod:`botenv` and :mod:`deadline`.
+Every bot's process runs :mod:`worker` with :mod:`wire`, :mod:`guard` (and its :mod:`unaudited`),
+:mod:`construct`, :mod:`botenv` and :mod:`deadline`.
 Run from the package, the interpreter would compile them at every start (``-B``, and the
 sandbox hides any ``__pycache__``). So the first bot a harness process starts makes one folder,
 ``harness-lib-<pid>-*`` in the temporary directory, holding:
 
 * ``worker.pyc``: the worker, compiled; the bot's interpreter runs it as its script, so the
   worker is still ``__main__``;
-* ``_harness_wire.py``, ``_harness_guard.py``, ``_harness_construct.py``, ``_harness_botenv.py``,
-  ``_harness_deadline.py``: copies of the
+* ``_harness_wire.py``, ``_harness_guard.py``, ``_harness_unaudited.py``, ``_harness_construct.py``,
+  ``_harness_botenv.py``, ``_harness_deadline.py``: copies of the
   modules under the names the worker imports them by, each with its bytecode in
   ``__pycache__``, compiled as *checked-hash* pycs: every import verifies the bytecode against
   its source's hash, so a stale ``.pyc`` never runs;
@@ -54,9 +54,9 @@ HERE = Path(__file__).parent / "bot"  # the modules that run inside a bot's proc
 PREFIX = LIB_PREFIX
 # The bot-side sources and their module names in the bot's process (None: the script, __main__).
 MODULES: dict[str, str | None] = {"worker.py": None, "wire.py": "_harness_wire", "guard.py": "_harness_guard",
-                                  "construct.py": "_harness_construct", "botenv.py": "_harness_botenv",
-                                  "landlock.py": "_harness_landlock", "seccomp.py": "_harness_seccomp",
-                                  "deadline.py": "_harness_deadline"}
+                                  "unaudited.py": "_harness_unaudited", "construct.py": "_harness_construct",
+                                  "botenv.py": "_harness_botenv", "landlock.py": "_harness_landlock",
+                                  "seccomp.py": "_harness_seccomp", "deadline.py": "_harness_deadline"}
 SOURCES = tuple(HERE / name for name in MODULES)
 SCRIPT = "worker.pyc"
 

@@ -23,21 +23,24 @@ written by hand). This module turns a reply frame into either an :class:`Answer`
 * Only short, plain fields are kept: a reason and traceback of at most 2000 characters, a
   name of at most 200, a CPU figure only when it is a finite non-negative number.
 
-The parent's clocks, the exit status and the kernel's accounting are judged in
-:mod:`harness.sandbox.process`; they apply whatever a reply says.
+A process that ended during a call is judged here too (:func:`death`), from its exit status and
+its own cgroup's word on an OOM kill, never from anything it said. The parent's clocks and the
+kernel's accounting of its time are judged in :mod:`harness.sandbox.process`; they apply
+whatever a reply says.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import signal
 from dataclasses import dataclass, field
 from typing import Any
 
 from harness.games.base import WireObject
 from harness.record import Verdict
 from harness.sandbox.bot import wire
-from harness.sandbox.limits import POLICIES
+from harness.sandbox.limits import HOST_OOM, POLICIES, CallResult, mib
 
 # What the worker may report: each charges the bot, so forging one gains the bot nothing.
 REPORTABLE = frozenset({Verdict.EXCEPTION, Verdict.FORBIDDEN, Verdict.BAD_ANSWER, Verdict.MEMORY,
@@ -92,7 +95,7 @@ def read_reply(frame: bytes, seq: int, what: str, value: bool = True) -> Answer 
                 pass
             else:
                 return Answer(None, {}, cpu)
-    if wire.crowded(frame, wire.ANSWER_NODES):  # refused before the parser builds anything
+    if crowded(frame, wire.ANSWER_NODES):  # refused before the parser builds anything
         return Failure(Verdict.BAD_ANSWER, f"{what} returned answer too large (more than {wire.ANSWER_NODES} values)")
     try:
         reply = wire.parse(frame)
@@ -129,6 +132,57 @@ def read_reply(frame: bytes, seq: int, what: str, value: bool = True) -> Answer 
     clock = reply.get("clock")
     return Failure(verdict, _cut(reason, REASON_CHARS), _cut(trace, REASON_CHARS),
                    clock if type(clock) is str and clock in POLICIES else None, cpu)
+
+
+def crowded(data: bytes, max_nodes: int) -> bool:
+    """True if the JSON ``data`` surely holds more than ``max_nodes`` values: refused unparsed.
+
+    The parent's check of a bot's reply before the C parser builds anything: a 1 MiB frame of
+    small lists costs the parser 40-70 ms of allocation alone, past any decode cap. Counted at C
+    speed on the bytes: every value after the first of an array (and every member of an object)
+    follows a comma outside a string, and a tagged value brings at most two commas of its own,
+    so more than ``2 * max_nodes + 64`` such commas (or more than ``7 * max_nodes + 64``
+    strings: keys and tags included, a value has at most seven) is more than ``max_nodes``
+    values. Under those counts the parser's work is bounded by them too.
+    """
+    limit = 2 * max_nodes + 64
+    if data.count(b",") <= limit:
+        return False
+    plain = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # every '"' left delimits a string
+    if plain.count(b'"') > 2 * (7 * max_nodes + 64):
+        return True
+    return b"".join(plain.split(b'"')[0::2]).count(b",") > limit
+
+
+def death(code: int | None, evidence: str | None, what: str, memory_bytes: int, wall: float) -> CallResult:
+    """The verdict on a bot's process that ended (or closed its channel) during ``what``.
+
+    ``code`` is its exit status as :mod:`subprocess` gives it (``-N``: killed by signal N;
+    ``None``: it closed its channel and was not reaped); ``evidence`` what its own cgroup's
+    counters say of an OOM kill (:meth:`~harness.sandbox.cgroup.BotCgroup.oom_evidence`:
+    ``"cap"``, ``"host"`` or ``None``). The bot's own evidence only, never the machine's count
+    of OOM kills, which any other process at its own cap raises: a bot killing itself then
+    would pass its SIGKILL off as the host's and have its lost game replayed.
+    """
+    if evidence == "cap":
+        return CallResult(False, verdict=Verdict.MEMORY, wall=wall,
+                          reason=f"the bot's process was killed at the memory cap ({mib(memory_bytes)}) during {what}")
+    if code == -signal.SIGKILL and evidence == "host":
+        # Not its cap and not the harness (a kill of ours never comes here): the kernel's OOM
+        # killer killed a task of this bot while it was under its cap. The memory ran out above
+        # it (the machine, or a cgroup around the harness): the game is played again.
+        return CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall, cause=HOST_OOM,
+                          reason=f"the bot's process was killed by SIGKILL during {what} by the kernel's "
+                                 f"OOM killer while under its own memory cap (the machine ran out of "
+                                 f"memory, not the bot its cap)")
+    if code is None:
+        reason = f"{what}: the bot closed its channel to the harness"
+    elif code < 0:
+        name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
+        reason = f"the bot's process was killed by {name} during {what}"
+    else:
+        reason = f"the bot's process exited with code {code} during {what}"
+    return CallResult(False, verdict=Verdict.CRASH, reason=reason, wall=wall)
 
 
 def tampering(reason: str) -> Failure:
@@ -186,5 +240,5 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-__all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "describe_wire_object", "is_hello",
-           "read_reply", "tampering"]
+__all__ = ["REPORTABLE", "Answer", "Failure", "build_wire_object", "crowded", "death", "describe_wire_object",
+           "is_hello", "read_reply", "tampering"]

@@ -37,7 +37,7 @@ from harness.sandbox import judge, procfs, reaper
 from harness.sandbox.checks import packages
 from harness.sandbox.cgroup import BotCgroup
 from harness.sandbox.isolation import IsolationUnavailable
-from harness.sandbox.limits import HOST_OOM, CallResult, CapturedOutput, Limits, mib
+from harness.sandbox.limits import CallResult, CapturedOutput, Limits, mib
 from harness.sandbox.checks.static import submitted
 from harness.sandbox.timing import CgroupMeter, CpuMeter, ProcMeter, WaitMeter
 from harness.sandbox.spawn import spawn
@@ -545,7 +545,7 @@ class BotProcess:
                 self._streams[fd].add(chunk, self.limits.output_bytes)
 
     def _died(self, what: str, wall: float) -> CallResult:
-        """The process ended (or closed its channel) during ``what``: a crash, with its cause."""
+        """The process ended (or closed its channel) during ``what``: its verdict (:func:`judge.death`)."""
         proc = self.proc
         code: int | None = None
         if proc is not None:
@@ -556,32 +556,8 @@ class BotProcess:
                 code = None
         if self.bwrap and code is not None and code > 128:
             code = -(code - 128)  # bubblewrap reports a child killed by signal N as exit code 128 + N
-        # The bot's own evidence only: its own cgroup's counters (never the machine's count of OOM
-        # kills, which any other process at its own cap raises: a bot killing itself then would
-        # pass its SIGKILL off as the host's and have its lost game replayed).
         evidence = self.cgroup.oom_evidence() if self.cgroup is not None else None
-        if evidence == "cap":
-            self.dead = CallResult(False, verdict=Verdict.MEMORY, wall=wall,
-                                   reason=f"the bot's process was killed at the memory cap "
-                                          f"({mib(self.limits.memory_bytes)}) during {what}")
-            return self.dead
-        if code == -signal.SIGKILL and evidence == "host":
-            # Not its cap and not the harness (a kill of ours never comes here): the kernel's OOM
-            # killer killed a task of this bot while it was under its cap. The memory ran out above
-            # it (the machine, or a cgroup around the harness): the game is played again.
-            self.dead = CallResult(False, verdict=Verdict.HARNESS_ERROR, wall=wall, cause=HOST_OOM,
-                                   reason=f"the bot's process was killed by SIGKILL during {what} by the kernel's "
-                                          f"OOM killer while under its own memory cap (the machine ran out of "
-                                          f"memory, not the bot its cap)")
-            return self.dead
-        if code is None:
-            reason = f"{what}: the bot closed its channel to the harness"
-        elif code < 0:
-            name = signal.Signals(-code).name if -code in signal.Signals._value2member_map_ else str(-code)
-            reason = f"the bot's process was killed by {name} during {what}"
-        else:
-            reason = f"the bot's process exited with code {code} during {what}"
-        self.dead = CallResult(False, verdict=Verdict.CRASH, reason=reason, wall=wall)
+        self.dead = judge.death(code, evidence, what, self.limits.memory_bytes, wall)
         return self.dead
 
     @property

@@ -94,19 +94,24 @@ EXTRA: dict[str, Case] = {
     "proc_self_mem": Case(V.FORBIDDEN, r"^writing '/proc/\d+/mem'" + OUTSIDE_WORK),
     "ns_unshare_command": Case(V.FORBIDDEN, r"^subprocess\.Popen is not allowed" + WHERE),
     # sockets, the terminal
-    # a unix socket of its own: the kernel's seccomp filter refuses socket() itself (every tier),
-    # before the guard would have refused its bind or connect
-    "socket_abstract_unix": Case(V.EXCEPTION, r"^zet\(\) raised PermissionError: \[Errno 1\] Operation not "
-                                 r"permitted at player\.py line 19 in zet$"),
-    "socket_unix_connect": Case(V.EXCEPTION, r"^zet\(\) raised PermissionError: \[Errno 1\] Operation not "
-                                r"permitted at player\.py line 19 in zet$"),
+    # a unix socket of its own: the guard names the socket(2) (which the seccomp filter refuses
+    # too, in every tier), before its bind or connect
+    "socket_abstract_unix": Case(V.FORBIDDEN, r"^network access \(a unix socket\) is not allowed \(player\.py "
+                                 r"line 19 in zet\)$"),
+    "socket_unix_connect": Case(V.FORBIDDEN, r"^network access \(a unix socket\) is not allowed \(player\.py "
+                                r"line 19 in zet\)$"),
     "socket_pair_ok": Case(V.OK, r"^$"),  # a socketpair inside its own process is legal
+    "socket_asyncio_ok": Case(V.OK, r"^$", limits={"move": 5.0}),  # an event loop's self-pipe: a socketpair
     "tty_tiocsti": Case(V.FORBIDDEN, r"^writing '/dev/tty'" + OUTSIDE_WORK),
     # persistence and tampering with code
     "persist_cron": Case(V.FORBIDDEN, r"^writing '/etc/cron\.d/harness-bot'" + OUTSIDE_WORK),
     "persist_sitecustomize": Case(V.FORBIDDEN, r"^writing '.*/sitecustomize\.py'" + OUTSIDE_WORK),
     "tamper_botapi": Case(V.FORBIDDEN, r"^writing '.*/botapi/priemspel\.py'" + OUTSIDE_WORK),
     "tamper_guard_file": Case(V.FORBIDDEN, r"^writing '.*/harness-lib-\d+-\w+/_harness_guard\.py'" + OUTSIDE_WORK),
+    "tamper_unaudited_file": Case(V.FORBIDDEN, r"^writing '.*/harness-lib-\d+-\w+/_harness_unaudited\.py'"
+                                  + OUTSIDE_WORK),
+    "patch_unaudited": Case(V.FORBIDDEN, r"^monkeypatching the harness \(pidfd_pid\.__code__\) is not allowed \("
+                            r"player\.py line 22 in zet\)$"),
     # signals and limits of other processes
     "signal_neighbour": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(\d+, 19\)\) is not allowed" + WHERE),
     "signal_everyone": Case(V.FORBIDDEN, r"^signalling another process \(os\.kill\(-1, 9\)\) is not allowed" + WHERE),

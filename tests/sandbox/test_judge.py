@@ -105,7 +105,7 @@ def test_an_answer_with_hash_colliding_keys_is_refused_at_once() -> None:
 
 def test_an_ignored_answer_is_never_decoded() -> None:
     """The worker's own format is read up to its value; any other shape has only its envelope read."""
-    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(20_000)).encode()  # just under wire.crowded's count
+    pairs = ",".join(f"[{COLLIDING * k}, 0]" for k in range(20_000)).encode()  # just under judge.crowded's count
     worker = b'{"ok":true,"cpu":0.125,"seq":7,"value":{"$d":[' + pairs + b"," + pairs + b"]}}"
     spaced = b'{"seq": 7, "ok": true, "cpu": 0.5, "value": {"$d": [' + pairs + b"]}}"
     for raw, cpu in ((worker, 0.125), (spaced, 0.5), (b'{"ok":true,"cpu":0.125,"seq":7,"value":not json}', 0.125)):
@@ -129,3 +129,21 @@ def test_a_reply_of_too_many_values_is_refused_before_it_is_parsed() -> None:
     # Commas inside strings are no values: a long text (a bad answer of the game's) is read as it is.
     text = read(None, b'{"seq": 7, "ok": true, "value": "' + b"[,\\\"," * 100_000 + b'"}')
     assert isinstance(text, judge.Answer) and text.value == '[,",' * 100_000
+
+
+@pytest.mark.parametrize(("code", "evidence", "verdict", "reason"), [
+    (-9, "cap", Verdict.MEMORY, "the bot's process was killed at the memory cap (256 MiB) during zet()"),
+    (-9, "host", Verdict.HARNESS_ERROR, "the bot's process was killed by SIGKILL during zet() by the kernel's OOM "
+                                        "killer while under its own memory cap (the machine ran out of memory, "
+                                        "not the bot its cap)"),
+    (-9, None, Verdict.CRASH, "the bot's process was killed by SIGKILL during zet()"),
+    (-11, "host", Verdict.CRASH, "the bot's process was killed by SIGSEGV during zet()"),  # no OOM kill: its own
+    (3, None, Verdict.CRASH, "the bot's process exited with code 3 during zet()"),
+    (None, None, Verdict.CRASH, "zet(): the bot closed its channel to the harness"),
+    (-200, None, Verdict.CRASH, "the bot's process was killed by 200 during zet()"),
+])
+def test_a_death_is_judged_from_its_exit_status_and_its_own_cgroup(code: int | None, evidence: str | None,
+                                                                   verdict: Verdict, reason: str) -> None:
+    result = judge.death(code, evidence, "zet()", 256 << 20, 1.5)
+    assert (result.ok, result.verdict, result.reason, result.wall) == (False, verdict, reason, 1.5)
+    assert bool(result.cause) == (verdict is Verdict.HARNESS_ERROR)  # only a host's OOM kill is replayed

@@ -2,7 +2,8 @@
 
 Imported by the worker as ``_harness_guard`` (standard library only). Once :meth:`Guard.arm` has run (just
 before the bot's module is imported), every audited action of the process is judged, in every
-thread, for the rest of its life:
+thread, for the rest of its life, and so are the calls that raise no audit event, through the
+wrappers of :mod:`unaudited` (``_harness_unaudited``) that :meth:`Guard.install` puts in place:
 
 * process creation (``os.fork``, ``os.exec*``, ``os.system``, ``subprocess``, ``pty``,
   ``os.posix_spawn``; ``_posixsubprocess.fork_exec`` is replaced by a refusal) and
@@ -13,8 +14,10 @@ thread, for the rest of its life:
 * files: reading outside the bot's code, working directory, bot API and the standard
   library, and writing anywhere but the working directory (``open``, ``os.open``, listing
   folders, renaming, linking, deleting ...);
-* the network: any socket other than ``AF_UNIX``, any ``connect``/``bind``/``sendto`` and
-  name lookups;
+* the network: any socket that would call ``socket(2)`` (a unix socket too), any
+  ``connect``/``bind``/``sendto`` and name lookups; a unix socket that wraps a descriptor it
+  already has (``socket.socketpair``, ``socket.fromfd``, ``socket.socket(fileno=...)``) is
+  allowed (see :meth:`Guard._socket`);
 * signalling any process but itself (``os.kill``, ``os.killpg``), raising its own
   resource limits, ``gc.get_objects``-style introspection, and replacing attributes of the
   harness's own classes and functions;
@@ -49,6 +52,10 @@ TYPE_CHECKING = False  # typing and collections.abc would cost milliseconds of e
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any
+if TYPE_CHECKING or __name__ != "_harness_guard":  # imported by the harness itself (tests, tools)
+    from harness.sandbox.bot import unaudited
+else:  # a bot's process: beside it in the worker's folder
+    import _harness_unaudited as unaudited
 
 # Audit events that start a process, and how a verdict names them.
 PROCESS_EVENTS = {
@@ -77,7 +84,8 @@ DIR_FD_ARGS = {"os.mkdir": {0: 2}, "os.rmdir": {0: 1}, "os.remove": {0: 1}, "os.
                "os.link": {0: 2, 1: 3}, "os.symlink": {1: 2}, "os.chmod": {0: 2}, "os.chown": {0: 3},
                "os.utime": {0: 3}, "os.mkfifo": {0: 2}, "os.mknod": {0: 3}}
 # Where the harness's own code lives in the bot's process: its classes must not be rewritten.
-HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "_harness_botenv", "_harness_deadline")
+HARNESS_MODULES = ("__main__", "_harness_wire", "_harness_guard", "_harness_unaudited", "_harness_botenv",
+                   "_harness_deadline", "_harness_construct")
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 DEVICES_READ = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)
@@ -90,7 +98,10 @@ O_ASYNC = getattr(os, "O_ASYNC", 0o20000)
 # FIOASYNC/FIOSETOWN/SIOCSPGRP (SIGIO), TIOCSTI (typing into a terminal) ...
 IOCTLS_ALLOWED = {0x541B: "FIONREAD", 0x5413: "TIOCGWINSZ", 0x80086601: "FS_IOC_GETFLAGS"}
 _HERE_FILE = os.path.abspath(__file__)
+# The guard's own files: a refused call's traceback runs through them, and printing it reads them.
+_GUARD_FILES = (_HERE_FILE, os.path.abspath(unaudited.__file__))
 _IMPORTLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep + "importlib" + os.sep
+_SOCKET_PY = os.path.join(os.path.dirname(os.path.abspath(os.__file__)), "socket.py")
 
 
 class Forbidden(RuntimeError):
@@ -103,6 +114,9 @@ def _norm(roots: Iterable[str]) -> tuple[str, ...]:
 
 def _inside(path: str, roots: tuple[str, ...]) -> bool:
     return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+_CODE = type(_inside.__code__)  # types.CodeType, without importing types
 
 
 class Guard:
@@ -122,10 +136,15 @@ class Guard:
         self.own_pid = os.getpid()
         self._handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
         self._judging: set[int] = set()  # threads in a judge of the guard's own: their calls are not judged
+        # The code of the standard library's socket.socket.__init__, the one frame whose
+        # ``fileno`` says that a socket wraps a descriptor (see _socket); found when the real
+        # socket.py runs (importing it here would cost every bot's start about 5 ms).
+        self.socket_init: Any = None
 
     # ---- set-up ---------------------------------------------------------------------------
     def install(self) -> None:
-        """Register the audit hook (inactive until :meth:`arm`) and the process/thread refusals."""
+        """Register the audit hook (inactive until :meth:`arm`) and the wrappers of calls that
+        raise no audit event (:mod:`unaudited`)."""
         handlers: dict[str, Callable[[tuple[Any, ...]], str | None]] = {}
         for event, name in PROCESS_EVENTS.items():
             handlers[event] = lambda args, name=name: name
@@ -142,6 +161,7 @@ class Guard:
         handlers["open"] = self._open
         handlers["import"] = self._import
         handlers["socket.__new__"] = self._socket
+        handlers["exec"] = self._exec
         handlers["os.kill"] = self._kill
         handlers["os.killpg"] = lambda args: f"signalling a process group (os.killpg({args[0]}, ...))"
         handlers["resource.setrlimit"] = lambda args: "changing the sandbox's limits (resource.setrlimit)"
@@ -151,8 +171,7 @@ class Guard:
         handlers["fcntl.ioctl"] = _ioctl
         self._handlers = handlers
         sys.addaudithook(self._hook)
-        self._wrap_process_and_threads()
-        self._wrap_os()
+        unaudited.install(self, ALWAYS_FORBIDDEN)
 
     def arm(self, *, player_path: str, read_roots: Iterable[str], write_roots: Iterable[str],
             forbidden_imports: Iterable[str], max_threads: int, library_roots: Iterable[str] = (),
@@ -175,6 +194,10 @@ class Guard:
             if name.partition(".")[0] in refused and name != "_posixsubprocess":
                 del sys.modules[name]
         sys.meta_path.insert(0, _ImportPolicy(self))  # importlib.import_module raises no "import" event
+        module = sys.modules.get("socket")  # imported before any bot code ran: the real one
+        if module is not None and self.socket_init is None:
+            self.socket_init = getattr(getattr(getattr(module, "socket", None), "__init__", None), "__code__", None)
+            self._handlers.pop("exec", None)
         self.armed = True
 
     def judging(self, judge: Callable[..., Any], *args: Any) -> Any:
@@ -286,7 +309,7 @@ class Guard:
         try:
             path = os.fsdecode(value)
             if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(path):
-                path = os.path.join(_fd_path(dir_fd), path)
+                path = os.path.join(unaudited.fd_path(dir_fd), path)
             return os.path.realpath(path)
         except (TypeError, ValueError, OSError):
             return "?"
@@ -301,8 +324,7 @@ class Guard:
         writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(flags & WRITE_FLAGS)
         if writing and not _inside(path, self.write_roots):
             return f"writing {path!r} (outside the bot's working directory)"
-        if not writing and not _inside(path, self.read_roots) and path != _HERE_FILE:
-            # (this file: a refused import's traceback runs through it, and printing reads it)
+        if not writing and not _inside(path, self.read_roots) and path not in _GUARD_FILES:
             return f"reading {path!r} (outside the bot's own files)"
         if self.forbidden_imports and not writing:
             # The source of a forbidden module, whichever way the import was made.
@@ -345,10 +367,49 @@ class Guard:
         return None
 
     def _socket(self, args: tuple[Any, ...]) -> str | None:
+        """Judge ``socket.__new__``: only a unix socket that wraps a descriptor the bot already has.
+
+        The event does not say whether ``socket(2)`` follows (POSIX raises it for a socket made
+        around a descriptor too: ``socketpair``, ``fromfd``, ``accept``, ``dup``). Its caller
+        does: the first frame outside the guard is the standard library's ``socket.__init__``,
+        found by its code object (not by a name a bot can give its own code), with a ``fileno``.
+        A socket made any other way (``_socket.socket()`` itself, family ``-1`` included: the
+        kernel's ``AF_INET``) is refused; the seccomp filter refuses its ``socket(2)`` as well,
+        and this names the attempt.
+        """
         family = args[1] if len(args) > 1 else None
-        if family in (-1, getattr(sys.modules.get("_socket"), "AF_UNIX", 1)):
+        unix = getattr(sys.modules.get("_socket"), "AF_UNIX", 1)
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename == _HERE_FILE:
+            frame = frame.f_back  # type: ignore[assignment]
+        wraps = (frame is not None and self.socket_init is not None and frame.f_code is self.socket_init
+                 and frame.f_locals.get("fileno") is not None)
+        if wraps and family in (-1, unix):
             return None
+        if family == unix:
+            return "network access (a unix socket)"
+        if family == -1:
+            family = getattr(sys.modules.get("_socket"), "AF_INET", 2)  # what the kernel is asked for
         return f"network access (a socket of family {family})"
+
+    def _exec(self, args: tuple[Any, ...]) -> str | None:
+        """Find ``socket.socket.__init__`` in the code of socket.py when it first runs (its import).
+
+        The first module code run under the standard library's ``socket.py`` is taken as the
+        real one. A bot that ran code of its own under that name first only has its own later
+        ``socketpair`` refused (the real ``__init__`` is then not the one known), and gains
+        nothing: a ``socket(2)`` it gets past the guard is still refused by the seccomp filter,
+        and any ``bind`` or ``connect`` by the guard.
+        """
+        code = args[0] if args else None
+        if (self.socket_init is None and isinstance(code, _CODE) and code.co_name == "<module>"
+                and code.co_filename == _SOCKET_PY):
+            classes = [c for c in code.co_consts if isinstance(c, _CODE) and c.co_name == "socket"]
+            inits = [c for cls in classes for c in cls.co_consts if isinstance(c, _CODE) and c.co_name == "__init__"]
+            if inits:
+                self.socket_init = inits[0]
+                self._handlers.pop("exec", None)  # no need to look at another exec
+        return None
 
     def _kill(self, args: tuple[Any, ...]) -> str | None:
         pid = args[0] if args else None
@@ -368,7 +429,7 @@ class Guard:
         try:
             name = os.fsdecode(value)
             if isinstance(dir_fd, int) and dir_fd >= 0 and not os.path.isabs(name):
-                name = os.path.join(_fd_path(dir_fd), name)
+                name = os.path.join(unaudited.fd_path(dir_fd), name)
             head, tail = os.path.split(os.path.abspath(name))
             path = os.path.join(os.path.realpath(head), tail)
         except (TypeError, ValueError, OSError):
@@ -389,137 +450,6 @@ class Guard:
             return f"monkeypatching the harness ({name}.{args[1] if len(args) > 1 else '?'})"
         return None
 
-    # ---- refusals that are not audit events ---------------------------------------------
-    def _wrap_os(self) -> None:
-        """Wrap what raises no audit event (or one without its ``dir_fd``), in ``os`` and ``posix``.
-
-        The bot gets no way back to the originals: they live only in these closures, and a
-        fresh ``posix`` module (``_imp.create_builtin``) is refused.
-        """
-        guard = self
-        try:
-            import _imp
-            import posix
-        except ImportError:  # pragma: no cover - not POSIX: none of these calls exist
-            return
-
-        wrapped: dict[str, Callable[..., Any]] = {}
-        original_open = posix.open
-
-        def open_(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
-            # The audit event of os.open names the path but not dir_fd: the call made is the one
-            # judged, with the path the descriptor stands for.
-            if dir_fd is not None and guard.armed:
-                name = os.fsdecode(path)
-                if not os.path.isabs(name):
-                    path = os.path.join(_fd_path(dir_fd), name)
-                return original_open(path, flags, mode)
-            return original_open(path, flags, mode, dir_fd=dir_fd)
-
-        wrapped["open"] = open_
-
-        def refusing(name: str, judge: Callable[..., str | None]) -> None:
-            original = getattr(posix, name, None)
-            if original is None:
-                return
-
-            def call(*args: Any, **kwargs: Any) -> Any:
-                if guard.armed:
-                    what = judge(*args, **kwargs)
-                    if what is not None:
-                        guard.refuse(what)
-                return original(*args, **kwargs)
-
-            call.__name__ = call.__qualname__ = name
-            wrapped[name] = call
-
-        def other(pid: Any) -> bool:
-            return pid not in (0, guard.own_pid, os.getpid())
-
-        # os.mkfifo and os.mknod raise no audit event (Python 3.11).
-        refusing("mkfifo", lambda path, mode=0o666, *, dir_fd=None: guard._paths("os.mkfifo", (path, mode, dir_fd), (0,)))
-        refusing("mknod", lambda path, mode=0o600, device=0, *, dir_fd=None: guard._mknod((path, mode, device, dir_fd)))
-        refusing("sched_setscheduler", lambda pid, policy, *a, **k: f"changing the scheduler "
-                 f"(os.sched_setscheduler({pid}, {policy}, ...))")
-        refusing("sched_setparam", lambda pid, *a, **k: f"changing the scheduler (os.sched_setparam({pid}, ...))")
-        refusing("setpriority", lambda which, who, prio, *a, **k: f"changing a priority (os.setpriority({which}, "
-                 f"{who}, {prio}))" if prio < 0 or which != os.PRIO_PROCESS or other(who) else None)
-        refusing("nice", lambda inc, *a, **k: f"raising its priority (os.nice({inc}))" if inc < 0 else None)
-        # os.readlink raises no audit event: another process's /proc links (cwd, root, exe, fd/N)
-        # name its folders and files. (Its judge's own os.path.realpath calls are not judged.)
-        refusing("readlink", lambda path, *, dir_fd=None: guard.judging(guard._other_proc, path, dir_fd))
-        # os.pidfd_open and signal.pidfd_send_signal raise no audit event (Python 3.11).
-        refusing("pidfd_open", lambda pid, *a, **k: f"signalling another process (os.pidfd_open({pid}))"
-                 if other(pid) else None)
-        refusing("sched_setaffinity", lambda pid, mask, *a, **k: f"changing another process's CPUs "
-                 f"(os.sched_setaffinity({pid}, ...))" if other(pid) else None)
-        for module in (os, posix):
-            for name, function in wrapped.items():
-                setattr(module, name, function)
-        self._wrap_pidfd_send_signal()
-
-        create_builtin = _imp.create_builtin
-
-        def create(spec: Any) -> Any:
-            name = getattr(spec, "name", "")
-            if guard.armed and name in ("posix", "os", "_signal", *ALWAYS_FORBIDDEN):
-                guard.refuse(f"a fresh copy of the built-in module {name!r}")
-            return create_builtin(spec)
-
-        _imp.create_builtin = create
-
-    def _wrap_pidfd_send_signal(self) -> None:
-        """Refuse ``signal.pidfd_send_signal`` to any process but the bot's own.
-
-        A pidfd (or a descriptor of a ``/proc/<pid>`` folder, which the call takes too) names
-        its process in ``/proc/self/fdinfo``; one that names none is refused.
-        """
-        guard = self
-        try:
-            import _signal
-        except ImportError:  # pragma: no cover - not POSIX
-            return
-        original = getattr(_signal, "pidfd_send_signal", None)
-        if original is None:
-            return
-
-        def pidfd_send_signal(pidfd: int, sig: int, *args: Any, **kwargs: Any) -> Any:
-            if guard.armed and guard.judging(_pidfd_pid, pidfd) not in (guard.own_pid, os.getpid()):
-                guard.refuse(f"signalling another process (signal.pidfd_send_signal({pidfd}, {sig}))")
-            return original(pidfd, sig, *args, **kwargs)
-
-        for module in (_signal, sys.modules.get("signal")):
-            if module is not None:
-                module.pidfd_send_signal = pidfd_send_signal  # type: ignore[attr-defined]
-
-    def _wrap_process_and_threads(self) -> None:
-        guard = self
-        try:
-            import _posixsubprocess
-        except ImportError:  # pragma: no cover - Windows
-            _posixsubprocess = None
-        if _posixsubprocess is not None:
-            def fork_exec(*args: Any, **kwargs: Any) -> Any:
-                guard.refuse("_posixsubprocess.fork_exec")
-            _posixsubprocess.fork_exec = fork_exec  # type: ignore[attr-defined]
-
-        original = _thread.start_new_thread
-
-        def start_new_thread(function: Any, args: Any, kwargs: Any = None) -> int:
-            # Every thread counts, whichever thread starts it: bot code can end up on the worker's
-            # main thread too (a gc callback, a finalizer), and the worker starts none once armed.
-            if guard.armed and _thread._count() >= guard.max_threads:
-                guard.refuse(f"starting more than {guard.max_threads - 1} threads")
-            return original(function, args, kwargs or {})
-
-        _thread.start_new_thread = start_new_thread  # type: ignore[assignment]
-        _thread.start_new = start_new_thread  # type: ignore[attr-defined]
-        # threading binds _thread.start_new_thread when it is imported: a bot's process imports
-        # it later (if ever) and gets this one; where it was imported before, it is told here.
-        threading = sys.modules.get("threading")
-        if threading is not None:
-            threading._start_new_thread = start_new_thread  # type: ignore[attr-defined]
-
 
 def _fcntl(args: tuple[Any, ...]) -> str | None:
     """Judge ``fcntl.fcntl(fd, cmd, arg)``: nothing that makes the kernel signal a process."""
@@ -538,28 +468,6 @@ def _ioctl(args: tuple[Any, ...]) -> str | None:
         return None
     shown = f"{request:#x}" if isinstance(request, int) else repr(request)
     return f"an ioctl (fcntl.ioctl({fd}, {shown}, ...))"
-
-
-def _pidfd_pid(fd: Any) -> int | None:
-    """The process a pidfd (or a ``/proc/<pid>`` folder's descriptor) stands for, if it names one."""
-    try:
-        with open(f"/proc/self/fdinfo/{int(fd)}", "rb") as info:
-            for line in info.read(4096).splitlines():
-                if line.startswith(b"Pid:"):
-                    return int(line.split()[1])
-        target = os.readlink(f"/proc/self/fd/{int(fd)}")
-    except (OSError, ValueError, IndexError, TypeError):
-        return None
-    parts = target.split("/")
-    return int(parts[2]) if len(parts) == 3 and parts[1] == "proc" and parts[2].isdigit() else None
-
-
-def _fd_path(fd: int) -> str:
-    """The path of the open directory ``fd`` (Linux: from /proc; elsewhere ``dir_fd`` is refused)."""
-    try:
-        return os.readlink(f"/proc/self/fd/{int(fd)}")
-    except OSError:
-        raise OSError(9, "Bad file descriptor (or a dir_fd the sandbox cannot place)") from None
 
 
 def _initializing_module(frame: Any) -> bool:

@@ -359,26 +359,6 @@ def parse(data: bytes) -> Any:
         raise WireError(str(exc)[:200]) from None
 
 
-def crowded(data: bytes, max_nodes: int) -> bool:
-    """True if the JSON ``data`` surely holds more than ``max_nodes`` values: refused unparsed.
-
-    The parent's check of a bot's reply before the C parser builds anything: a 1 MiB frame of
-    small lists costs the parser 40-70 ms of allocation alone, past any decode cap. Counted at C
-    speed on the bytes: every value after the first of an array (and every member of an object)
-    follows a comma outside a string, and a tagged value brings at most two commas of its own,
-    so more than ``2 * max_nodes + 64`` such commas (or more than ``7 * max_nodes + 64``
-    strings: keys and tags included, a value has at most seven) is more than ``max_nodes``
-    values. Under those counts the parser's work is bounded by them too.
-    """
-    limit = 2 * max_nodes + 64
-    if data.count(b",") <= limit:
-        return False
-    plain = data.replace(b"\\\\", b"").replace(b'\\"', b"")  # every '"' left delimits a string
-    if plain.count(b'"') > 2 * (7 * max_nodes + 64):
-        return True
-    return b"".join(plain.split(b'"')[0::2]).count(b",") > limit
-
-
 class _Node:
     """A container being decoded: its raw items, the values decoded so far, how to finish it."""
 

@@ -5,8 +5,9 @@ Started by :class:`harness.sandbox.process.BotProcess` as
 (under bubblewrap where available; ``landlock``: the container tier's ruleset, applied first;
 ``seccomp``: plain mode's syscall filter, :mod:`seccomp`, installed next),
 from the folder of compiled bot-side files (:mod:`harness.sandbox.botside`), where the modules
-it imports are ``_harness_wire``, ``_harness_guard``, ``_harness_construct`` and
-``_harness_botenv`` (and ``_harness_landlock`` and ``_harness_seccomp``, in plain mode only).
+it imports are ``_harness_wire``, ``_harness_guard`` (which imports ``_harness_unaudited``),
+``_harness_construct`` and ``_harness_botenv`` (and ``_harness_landlock`` and ``_harness_seccomp``,
+in plain mode only).
 It speaks :mod:`wire` frames over two pipes that are not stdin/stdout (the bot's prints go to
 stdout/stderr, which the parent captures). ``pdeathsig`` (plain mode) asks it to die with the
 harness; under bubblewrap its PID namespace does that (``--die-with-parent``).
@@ -246,12 +247,7 @@ class Worker:
             if self.running is not call:  # it returned meanwhile: its reply is the bot thread's
                 self.claim.release()
                 continue
-            self.running = None
-            message = self.timeout_reply(call, str(clock))
-            message["seq"] = call.seq
-            self.reply(message)
-            while True:
-                _sleep(3600)
+            self.time_out(call, str(clock))
 
     def overtime(self, call: Running) -> float | str:
         """Which of the call's clocks ran out, or how long to sleep before asking again (:mod:`deadline`)."""
@@ -262,21 +258,25 @@ class Worker:
         # With threads of the bot's own, a refusal already recorded is still reported (as such).
         return deadline.worker_over(allow, own, cpu, NCPU, _threads() <= 1 or self.guard.violation is not None)
 
-    def timeout_reply(self, call: Running, clock: str, frame: FrameType | None = None) -> Reply:
-        """The reply for a call one of whose clocks ran out: which one, and where the bot was stuck
-        (``frame``: the bot thread's, else read from here)."""
+    def time_out(self, call: Running, clock: str, frame: FrameType | None = None) -> None:
+        """Reply to ``call``, whose claim this thread holds, that one of its clocks ran out: which
+        one, and where the bot was stuck (``frame``: the bot thread's, else read from here). Never
+        returns: the parent kills the whole process on this reply (no stopper thread is started
+        here: every thread counts against the bot's cap), and the bot's code is never resumed.
+        """
+        self.running = None
         cpu = _cpu_clock() - call.cpu0
-        # Where it was stuck, then the reply: the parent kills the whole process on it (no
-        # stopper thread is started here: every thread counts against the bot's cap).
         where = self.where(None, frame or _current_frames().get(self.executor.ident or -1))
-        message = {"ok": False, "verdict": "timeout", "cpu": cpu, "clock": clock,
+        message = {"ok": False, "verdict": "timeout", "cpu": cpu, "clock": clock, "seq": call.seq,
                    "reason": deadline.worker_reason(call.allow, call.what, clock, where)}
         # Read last: bot code that ran on this thread meanwhile (a garbage collector's callback,
         # triggered by the allocations above) is charged too.
         violation = self.guard.take_violation()
         if violation is not None:
-            return {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu}
-        return message
+            message = {"ok": False, "verdict": "forbidden", "reason": violation, "cpu": cpu, "seq": call.seq}
+        self.reply(message)
+        while True:
+            _sleep(3600)
 
     def on_stack_request(self, _signum: int, frame: FrameType | None) -> None:
         """The parent is about to kill the call in progress for time (its :data:`STACK_SIGNAL`):
@@ -291,12 +291,7 @@ class Worker:
         if self.running is not call:
             self.claim.release()
             return
-        self.running = None
-        message = self.timeout_reply(call, "wall", frame)
-        message["seq"] = call.seq
-        self.reply(message)
-        while True:  # never back into the bot's code: the parent kills this process now
-            _sleep(3600)
+        self.time_out(call, "wall", frame)
 
     def build_object(self, name: Any, type_name: str, fields: dict[str, Any]) -> Any:
         cls = self.class_by_wire.get(name) if isinstance(name, str) else None
