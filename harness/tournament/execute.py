@@ -113,6 +113,13 @@ class LocalExecutor(Executor):
         pool, self.pool = self.pool, None
         if pool is None:
             return
+        # The pool's feeder thread may be blocked writing tasks (bots' code: tens of KiB each)
+        # into a full pipe that only the workers killed below would read; shutdown() joins that
+        # thread, and so does the interpreter's exit: a run hung for good on Ctrl-C, SIGTERM or
+        # a lost worker. Not joined, it ends with the process (it is a daemon thread).
+        queue = getattr(pool, "_call_queue", None)
+        if queue is not None:
+            queue.cancel_join_thread()
         for process in list(getattr(pool, "_processes", {}).values()):  # their bots die with them
             try:
                 process.kill()

@@ -116,7 +116,9 @@ def _report(records: list) -> CheckReport:
     return report
 
 
-def test_a_harness_fault_is_reported_as_the_harness_s_not_the_bot_s(tmp_path: Path) -> None:
+def test_a_harness_fault_is_reported_as_the_harness_s_not_the_bot_s(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the first line whole, whatever the width the tests run at
     game = get_game("priemspel")
     job = load_config(REPO / "harness/jobs/grading.yaml").grading_job("priemspel")
     tasks = grading_tasks(job, "student", Submission.of(GOOD.read_bytes()))

@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -352,3 +353,52 @@ def test_a_signal_as_the_last_game_ends_stops_the_run_after_its_record_is_comple
     assert count_games(job.results / "results.sqlite") == 40
     assert [r["status"] for r in runs] == ["complete"] and runs[0]["played"] == 40
     assert runs[0]["standings"] == [{"login": "ann"}]  # the record was written before the signal acted
+
+
+def _sleeps(task: bytes) -> dict[str, object]:
+    """A game that outlasts the test (a pool worker's work)."""
+    time.sleep(60)
+    return {}
+
+
+def test_closing_a_pool_whose_queued_games_fill_its_pipe_returns_at_once() -> None:
+    """Real courses' games carry their bots' code (tens of KiB each): the pool's queue of games
+    not yet taken fills the pipe to its workers. Killing the workers then left the queue's feeder
+    blocked on that pipe, and the pool's shutdown (and the interpreter's exit) joined it: a run
+    stopped by Ctrl-C or SIGTERM, or one that lost a worker, hung for good."""
+    executor = LocalExecutor(2)
+    games = executor.run([b"x" * (1 << 20) for _ in range(8)], _sleeps)  # 4 queued: 4 MiB for a 64 KiB pipe
+    first = threading.Thread(target=lambda: next(games, None), daemon=True)
+    first.start()
+    deadline = time.monotonic() + 60
+    while len(getattr(executor.pool, "_processes", None) or {}) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # both workers started: the queue's feeder is writing to them
+    time.sleep(1.0)
+    closer = threading.Thread(target=executor.close, daemon=True)
+    closer.start()
+    closer.join(30)
+    assert not closer.is_alive(), "closing the pool hung on its queue's feeder"
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_run_of_the_streky_reference_players(tmp_path: Path, no_leftovers: None) -> None:
+    """The run that hung on SIGTERM before the fix above: the Štreky reference players (their code
+    is the largest of the shipped bots), two games at once."""
+    from tests.sandbox.loadgen import JOBS, REPO
+
+    (tmp_path / "tournaments.yaml").write_text(JOBS.format(repo=REPO, workers=2, results=tmp_path / "results"))
+    run = subprocess.Popen([sys.executable, "-m", "harness", "run", "load", "--config", str(tmp_path / "tournaments.yaml"),
+                            "--no-self-check"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    db = tmp_path / "results" / "results.sqlite"
+    deadline = time.monotonic() + 180
+    while (not db.exists() or count_games(db) < 4) and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert run.poll() is None, "the run ended before the signal"
+    os.kill(run.pid, signal.SIGTERM)
+    try:
+        _, err = run.communicate(timeout=STOP_BOUND)
+    except subprocess.TimeoutExpired:
+        run.kill()
+        run.communicate()
+        pytest.fail(f"the run did not stop within {STOP_BOUND} s of SIGTERM")
+    assert run.returncode == 130 and "stopped by SIGTERM; finished games are kept" in err, err
