@@ -3,6 +3,7 @@ multi-host run (:mod:`tests.cluster.hosts`) and a one-node Slurm (``.ci/slurm-up
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -93,17 +94,22 @@ def hosts() -> Iterator[Hosts]:
         h.close()
 
 
-@pytest.fixture(scope="session")
-def slurm() -> None:
-    """A one-node Slurm of this machine (``.ci/slurm-up``). Where it cannot start, the test is
-    skipped with the reason; on CI (the same kind of machine, as root) it must start."""
+@pytest.fixture
+def slurm() -> Iterator[None]:
+    """A one-node Slurm of this machine (``.ci/slurm-up``), this test's alone while it runs: the
+    suite's processes (``pytest -n``) and other runs on the machine take it in turn, under a
+    lock, since one node's CPUs serve one test's batch jobs at a time. Where it cannot start, the
+    test is skipped with the reason; on CI (the same kind of machine, as root) it must start."""
     if not os.environ.get("CI"):
         pytest.importorskip("dask_jobqueue")
     if os.geteuid() != 0:
         pytest.skip("a one-node Slurm needs root (.ci/slurm-up installs and starts it)")
-    out = subprocess.run(["bash", str(REPO / ".ci/slurm-up")], capture_output=True, text=True, timeout=900)
-    if out.returncode != 0:
-        reason = (out.stderr.strip().splitlines() or [f"exit code {out.returncode}"])[-1]
-        if os.environ.get("CI"):
-            pytest.fail(f"Slurm must start on CI: {reason}")
-        pytest.skip(f"Slurm cannot start on this machine: {reason}")
+    with open("/run/harness-tests-slurm.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        out = subprocess.run(["bash", str(REPO / ".ci/slurm-up")], capture_output=True, text=True, timeout=900)
+        if out.returncode != 0:
+            reason = (out.stderr.strip().splitlines() or [f"exit code {out.returncode}"])[-1]
+            if os.environ.get("CI"):
+                pytest.fail(f"Slurm must start on CI: {reason}")
+            pytest.skip(f"Slurm cannot start on this machine: {reason}")
+        yield

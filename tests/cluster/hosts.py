@@ -116,7 +116,9 @@ class Hosts:
         Hosts.made += 1
         self.tag = f"{os.getpid() % 10000}{Hosts.made % 10}"
         self.bridge = f"hb{self.tag}"
-        self.subnet = f"10.{200 + Hosts.made % 50}.{os.getpid() % 250}"
+        # By this process's pid (distinct mod 12,500 for processes started together, as the suite's
+        # own under ``pytest -n``) and its count of hosts made.
+        self.subnet = f"10.{200 + (os.getpid() // 250 + Hosts.made) % 50}.{os.getpid() % 250}"
         self.root = Path(tempfile.mkdtemp(prefix="harness-hosts-"))
         self.root.chmod(0o755)  # bots run as uids of their own (the container tier) in its folders
         self.hosts: list[Host] = []
