@@ -69,8 +69,12 @@ CORPUS: dict[str, Case] = {
     "trust_forged_info": Case(V.OK, r"^$"),  # the parent keeps a short name and nothing else
     # the parent's clocks, not the child's word
     # (a long grace: the worker's late reply, not the parent's own deadline, is what is judged; on a loaded
-    # machine the clock thread's report, forged into "ok", can come late, and the bot's own 5 s answer is under 10 s)
-    "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) took \d\.\d+ s of wall-clock time, over the 0\.5 s limit( \(.* waiting for a CPU, not counted\))?$",
+    # machine the clock thread's report, forged into "ok", can come late, and the bot's own 5 s answer is under 10 s.
+    # With every core held by the suite and busy loops (load 16), no reply came within the parent's own deadline
+    # once in a run: the forged "ok" never arrived, and the parent's deadline judged; the verdict is the same.)
+    "trust_claims_ok_late": Case(V.TIMEOUT, r"^zet\(\) (took \d\.\d+ s of wall-clock time, over the 0\.5 s limit"
+                                            r"( \(.* waiting for a CPU, not counted\))?|did not return within 0\.5 s; "
+                                            r"killed after \d+\.\d+ s, having used \d+\.\d+ s of CPU time)$",
                                  limits={"move": 0.5, "grace": 10.0}),
     # answers past the parent's own caps
     "trust_deep_reply": Case(V.BAD_ANSWER, r"^zet\(\) returned answer nested deeper than 64 levels$"),
