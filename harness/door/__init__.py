@@ -48,6 +48,7 @@ import os
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -357,10 +358,35 @@ def _write(path: Path, data: bytes, mode: int = 0o644) -> bool:
         return False  # a cache that cannot be written: this process keeps it in memory
 
 
+def _python() -> str:
+    """The child's interpreter: the one bots run on (:mod:`harness.sandbox.interpreter`), which
+    every uid can read where there is one (``/usr/bin/python3.X``) and compiles the bytecode bots
+    run; the harness's own where the rule picks that. A harness on an interpreter only its own
+    user can read (pyenv's under ``/root``) left the child no uid but root's."""
+    from harness.sandbox import interpreter  # here: the sandbox package imports this one
+
+    try:
+        return interpreter.chosen()
+    except Exception:  # noqa: BLE001 - a job's interpreter that went away: the harness's own still runs
+        return sys.executable
+
+
 def _import_path() -> list[str]:
-    """The harness's own import path, for the child (which runs with ``-I -S``)."""
+    """The harness's own import path, for the child (which runs with ``-I -S``): its package and
+    installed packages, without the harness interpreter's standard library (the child's
+    interpreter has its own, which comes first)."""
     root = str(HERE.parents[1])
-    return [root, *(p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p) and p != root)]
+    paths = sysconfig.get_paths()
+    own = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if k in paths}
+    packages = {os.path.realpath(paths[k]) for k in ("purelib", "platlib") if k in paths}
+
+    def stdlib(path: str) -> bool:
+        real = os.path.realpath(path)
+        if any(real == p or real.startswith(p + os.sep) for p in packages):
+            return False
+        return real.endswith(".zip") or any(real == p or real.startswith(p + os.sep) for p in own)
+
+    return [root, *(p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p) and p != root and not stdlib(p))]
 
 
 LIBRARIES = ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache")  # for an extension's dlopen
@@ -416,7 +442,7 @@ def _child(task: Task, items: list[Any]) -> list[Any]:
 
 def _start(task: Task, items: list[Any], request: bytes, as_user: dict[str, Any]) -> list[Any] | None:
     """One child on ``items``; None if it could not start or set itself up as ``as_user``."""
-    argv = [sys.executable, "-I", "-S", "-B", str(CHILD), str(task.memory), str(task.cpu), str(len(items))]
+    argv = [_python(), "-I", "-S", "-B", str(CHILD), str(task.memory), str(task.cpu), str(len(items))]
     deadline = time.monotonic() + WALL * len(items)
     with _running:
         stats.children += 1

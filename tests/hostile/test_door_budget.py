@@ -3,7 +3,7 @@
 Issue 32's attacks, each a legal-looking bot against the seed's basic strategy, under bubblewrap
 (``auto``) and in plain mode (as root: the container tier):
 
-* ``budget_folded_chain``: a 12 KB chain of string additions the optimiser folds (3.6 GB to
+* ``budget_folded_chain``: an 18 KB chain of string additions the optimiser folds (8 GB to
   compile): ``forbidden``, the door's memory cap named;
 * ``budget_folded_helper``: the same chain in helper.py, which player.py imports: ``forbidden``,
   naming helper.py;
@@ -35,7 +35,12 @@ MODES = {"auto": {}, "plain": {"isolation": "plain"}}
 BASIS = (REPO / "reference_players/priemspel/basis.py").read_bytes()
 RSS_MB = 400  # the harness's own peak, whatever the source
 CPU_OVER = 2.0  # seconds of the harness's own CPU time over a control game's
-CHAIN = b"+".join([b"'a'*4096"] * 1330)  # about 12 KB; 3.6 GB to compile
+# About 18 KB; 8 GB to compile without a cap. Issue 32's 12 KB chain (1,330 additions, 3.6 GB
+# uncapped) sits at the door's 1 GiB: the optimiser drops a fold it has no memory for and goes
+# on, so whether the rest fits depends on where memory ran out (measured: a 2.9 MB pyc in the
+# door's child, MemoryError in a bare capped process). Either way the cost is the door's, never
+# the harness's; the test takes a chain past the cap in both (1,600 additions and more).
+CHAIN = b"+".join([b"'a'*4096"] * 2000)
 MEMORY = r"too large or complex to compile \(memory cap 1 GiB\)$"
 CASES: dict[str, tuple[str, str]] = {  # bot -> (verdict, reason)
     "budget_folded_chain": ("forbidden", r"^player\.py: " + MEMORY),
