@@ -13,6 +13,7 @@ still separate; :attr:`Hosts.isolated` says which it is, and the tests print it.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import signal
@@ -116,16 +117,26 @@ class Hosts:
         Hosts.made += 1
         self.tag = f"{os.getpid() % 10000}{Hosts.made % 10}"
         self.bridge = f"hb{self.tag}"
-        # By this process's pid (distinct mod 12,500 for processes started together, as the suite's
-        # own under ``pytest -n``) and its count of hosts made.
-        self.subnet = f"10.{200 + (os.getpid() // 250 + Hosts.made) % 50}.{os.getpid() % 250}"
+        self.subnet = "127.0.0"
         self.root = Path(tempfile.mkdtemp(prefix="harness-hosts-"))
         self.root.chmod(0o755)  # bots run as uids of their own (the container tier) in its folders
         self.hosts: list[Host] = []
         if self.isolated:
-            _ip("link", "add", self.bridge, "type", "bridge")
-            _ip("addr", "add", f"{self.subnet}.1/24", "dev", self.bridge)
-            _ip("link", "set", self.bridge, "up")
+            # A /24 no other bridge of this machine holds, chosen and taken under a lock: the
+            # suite's own processes (``pytest -n``) and other runs make hosts at the same time.
+            with open("/run/harness-tests-hosts.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                held = subprocess.run(["ip", "-o", "-4", "addr", "show"], capture_output=True, text=True).stdout
+                start = os.getpid() + Hosts.made
+                self.subnet = next(net for net in (f"10.{200 + i // 250 % 50}.{i % 250}"
+                                                   for i in range(start, start + 12_500))
+                                   if f" {net}." not in held)
+                second, third = self.subnet.split(".")[1:]
+                self.tag = f"{int(second) - 200:02d}{int(third):03d}"  # the bridge's, hosts' and links' names
+                self.bridge = f"hb{self.tag}"
+                _ip("link", "add", self.bridge, "type", "bridge")
+                _ip("addr", "add", f"{self.subnet}.1/24", "dev", self.bridge)
+                _ip("link", "set", self.bridge, "up")
 
     @property
     def coordinator(self) -> str:
