@@ -23,7 +23,7 @@ from typing import Any
 
 from harness.config import Job
 from harness.games.base import GameSpec
-from harness.match import bot_seed, play_match
+from harness.match import bot_seed
 from harness.record import GameRecord, MoveRecord, Verdict
 from harness.report.replay import move_text, replay_positions, write_replay
 from harness.sandbox.process import BotProcess, Limits

@@ -10,7 +10,6 @@ cut: a table that still does not fit is printed as one block per row instead.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import textwrap
 import time

@@ -384,7 +384,7 @@ def _import_path() -> list[str]:
         real = os.path.realpath(path)
         if any(real == p or real.startswith(p + os.sep) for p in packages):
             return False
-        return real.endswith(".zip") or any(real == p or real.startswith(p + os.sep) for p in own)
+        return any(real == p or real.startswith(p + os.sep) for p in own)
 
     return [root, *(p for p in sys.path if p and os.path.isabs(p) and os.path.isdir(p) and p != root and not stdlib(p))]
 

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-import sysconfig
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from harness.sandbox import botside, bubblewrap, cgroup, container, privileges, syscalls
 from harness.sandbox.bot import seccomp
