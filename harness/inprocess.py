@@ -104,6 +104,9 @@ class LocalGame:
     verdicts: list[Verdict] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
     think: list[list[float]] = field(default_factory=list)  # seconds per turn, per seat
+    # CPU seconds per turn, per seat (this thread's): the bot's own time, whatever the machine's
+    # load took of the wall clock in ``think``
+    cpu: list[list[float]] = field(default_factory=list)
 
     @property
     def failed(self) -> int | None:
@@ -148,7 +151,8 @@ def play(game: GameSpec, classes: Sequence[type], settings: dict[str, Any] | Non
     rules, adapter = game.rules, game.adapter
     state = rules.initial(rules.parse_settings(dict(settings or {})), random.Random(seed))
     random.seed(seed)  # the bots' module-level random, as the sandbox seeds it
-    result = LocalGame(game, state, verdicts=[Verdict.OK] * n, reasons=[""] * n, think=[[] for _ in range(n)])
+    result = LocalGame(game, state, verdicts=[Verdict.OK] * n, reasons=[""] * n, think=[[] for _ in range(n)],
+                       cpu=[[] for _ in range(n)])
     bots = [LocalBot(game, c) for c in classes]
 
     def fail(seat: int, verdict: Verdict, reason: str) -> LocalGame:
@@ -166,13 +170,14 @@ def play(game: GameSpec, classes: Sequence[type], settings: dict[str, Any] | Non
             break
         seat = rules.to_move(result.state)
         answer = None
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         for call in adapter.turn_calls(result.state, seat, result.history):
             try:
                 answer = bots[seat].call(call)
             except Exception as exc:  # noqa: BLE001
                 return fail(seat, Verdict.EXCEPTION, f"{type(exc).__name__}: {exc}")
         result.think[seat].append(time.perf_counter() - start)
+        result.cpu[seat].append(time.thread_time() - start_cpu)
         move = adapter.decode(result.state, seat, answer)
         if isinstance(move, BadAnswer):
             return fail(seat, Verdict.BAD_ANSWER, move.reason)

@@ -231,6 +231,8 @@ def test_strong_defends_a_lost_position_with_the_most_chances_for_the_opponent_t
 
 
 def test_strong_keeps_its_time_budget_on_big_boards() -> None:
+    """Judged on the bot's own (CPU) time, as the harness judges it: on a loaded machine the wall
+    clock also holds the time it waited for a CPU (0.62 s seen at load 16 for a 0.3 s budget)."""
     budget = module("strong").BUDGET
     for rows, cols, opponent, strong_seats in [(10, 12, "max_block", (0, 1)), (20, 20, "first_free", (0, 1)),
                                                (50, 50, "random", (0,))]:
@@ -239,7 +241,7 @@ def test_strong_keeps_its_time_budget_on_big_boards() -> None:
             result = play(GAME, [classes[s] for s in seats], {"rows": rows, "cols": cols}, seed=1)
             assert result.verdicts == [Verdict.OK, Verdict.OK]
             seat = seats.index(0)
-            assert max(result.think[seat]) < budget + 0.15, (rows, cols, max(result.think[seat]))
+            assert max(result.cpu[seat]) < budget + 0.15, (rows, cols, max(result.cpu[seat]))
 
 
 def score(opponent: str, sizes: list[tuple[int, int]], seeds: int) -> tuple[int, int, list[str]]:
